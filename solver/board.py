@@ -1,0 +1,227 @@
+"""The Board: a position as plain Python data, with its text and JSON forms.
+
+Text form (fc-solve / PySolFC style), one column per line, bottom card first, face-down
+cards in ``<>``, an empty column as ``-``; then the optional lines
+``Foundations: S-0 H-5 D-K C-A`` (two entries per suit with two decks) and
+``Stock: 3H 4C ...`` (in dealing order: the first listed is dealt first, onto column 1).
+"""
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from solver.cards import (
+    KING,
+    RANKS,
+    SUITS,
+    card_text,
+    full_deck,
+    make_card,
+    parse_card,
+    parse_rank,
+    parse_suit,
+)
+from solver.errors import YukonError
+from solver.rules import Rules
+
+EMPTY_COLUMN = "-"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position. Foundation slot ``i`` builds suit ``i % 4``; its value is its height
+    (0 empty, 13 complete). With two decks the two slots of a suit are kept with the higher
+    one first, so equal positions are equal Boards."""
+
+    columns: tuple[tuple[int, ...], ...]
+    face_down_counts: tuple[int, ...]
+    foundations: tuple[int, ...]
+    stock: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "foundations", canonical_foundations(self.foundations))
+
+    def exposed_card(self, column: int) -> int | None:
+        cards = self.columns[column]
+        return cards[-1] if cards else None
+
+    def is_face_up(self, column: int, index: int) -> bool:
+        return index >= self.face_down_counts[column]
+
+    def to_text(self) -> str:
+        lines = [column_text(cards, down) for cards, down in zip(self.columns, self.face_down_counts)]
+        lines.append("Foundations: " + " ".join(foundation_entries(self.foundations)))
+        if self.stock:
+            lines.append("Stock: " + " ".join(card_text(card) for card in self.stock))
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict:
+        return {
+            "columns": [
+                {
+                    "face_down": [card_text(card) for card in cards[:down]],
+                    "face_up": [card_text(card) for card in cards[down:]],
+                }
+                for cards, down in zip(self.columns, self.face_down_counts)
+            ],
+            "foundations": {
+                suit: [self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index]
+                for index, suit in enumerate(SUITS)
+            },
+            "stock": [card_text(card) for card in self.stock],
+        }
+
+
+def canonical_foundations(heights) -> tuple[int, ...]:
+    """Two slots of one suit are interchangeable: keep the higher one first."""
+    heights = list(heights)
+    for suit in range(4):
+        slots = heights[suit::4]
+        heights[suit::4] = sorted(slots, reverse=True)
+    return tuple(heights)
+
+
+def column_text(cards, face_down_count: int) -> str:
+    if not cards:
+        return EMPTY_COLUMN
+    return " ".join(
+        f"<{card_text(card)}>" if index < face_down_count else card_text(card)
+        for index, card in enumerate(cards)
+    )
+
+
+def foundation_entries(heights) -> list[str]:
+    return [f"{SUITS[slot % 4]}-{RANKS[height - 1] if height else 0}" for slot, height in enumerate(heights)]
+
+
+def parse_board(text: str, rules: Rules) -> Board:
+    """Read the text form; every card of the rule set's decks must appear exactly once."""
+    columns, face_down_counts, foundation_words, stock = [], [], None, ()
+    for line_number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        where = f"on line {line_number}"
+        if not line or line.startswith("#"):
+            continue
+        label, _, rest = line.partition(":")
+        if label.strip().lower() in ("foundations", "founds"):
+            foundation_words = (rest.split(), where)
+        elif label.strip().lower() in ("stock", "talon"):
+            stock = tuple(parse_card(word, where) for word in rest.split())
+        else:
+            cards, down = parse_column(line.removeprefix(":").strip(), where)
+            columns.append(cards)
+            face_down_counts.append(down)
+    heights = (
+        parse_foundations(*foundation_words, rules) if foundation_words else (0,) * rules.foundation_count
+    )
+    board = Board(tuple(columns), tuple(face_down_counts), heights, stock)
+    check_board(board, rules)
+    return board
+
+
+def parse_column(line: str, where: str) -> tuple[tuple[int, ...], int]:
+    if line == EMPTY_COLUMN:
+        return (), 0
+    cards, face_down_count = [], 0
+    for word in line.split():
+        hidden = word.startswith("<") and word.endswith(">")
+        if hidden:
+            if face_down_count != len(cards):
+                raise YukonError(f"face-down card {word} lies on a face-up card {where}")
+            face_down_count += 1
+            word = word[1:-1]
+        cards.append(parse_card(word, where))
+    return tuple(cards), face_down_count
+
+
+def parse_foundations(words: list[str], where: str, rules: Rules) -> tuple[int, ...]:
+    per_suit: dict[int, list[int]] = {suit: [] for suit in range(4)}
+    for word in words:
+        suit_text, dash, rank_text = word.partition("-")
+        if not dash:
+            raise YukonError(f"foundation entry {word!r} is not SUIT-RANK {where}")
+        suit = parse_suit(suit_text, where)
+        per_suit[suit].append(0 if rank_text == "0" else parse_rank(rank_text, where))
+    heights = [0] * rules.foundation_count
+    for suit, suit_heights in per_suit.items():
+        if len(suit_heights) > rules.decks:
+            raise YukonError(
+                f"{len(suit_heights)} foundations of suit {SUITS[suit]} {where}; "
+                f"{rules.variant} has {rules.decks}"
+            )
+        for copy, height in enumerate(suit_heights):
+            heights[suit + 4 * copy] = height
+    return tuple(heights)
+
+
+def check_board(board: Board, rules: Rules) -> None:
+    """Raise YukonError unless the board fits the rule set: column and foundation counts,
+    face-up exposed cards, and every card exactly ``rules.decks`` times."""
+    if len(board.columns) != rules.column_count:
+        raise YukonError(f"board has {len(board.columns)} columns; {rules.variant} has {rules.column_count}")
+    if len(board.foundations) != rules.foundation_count:
+        raise YukonError(
+            f"board has {len(board.foundations)} foundations; {rules.variant} has {rules.foundation_count}"
+        )
+    for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
+        if cards and down >= len(cards):
+            raise YukonError(f"column {number}: its exposed card {card_text(cards[-1])} is face down")
+    if board.stock and rules.variant != "milligan":
+        raise YukonError(f"{rules.variant} has no stock, but the board lists one")
+    present = Counter(card for cards in board.columns for card in cards)
+    present.update(board.stock)
+    for slot, height in enumerate(board.foundations):
+        present.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
+    expected = Counter(full_deck(rules.decks))
+    missing = sorted((expected - present).elements())
+    extra = sorted((present - expected).elements())
+    problems = []
+    if extra:
+        problems.append("duplicated " + " ".join(card_text(card) for card in extra))
+    if missing:
+        problems.append("missing " + " ".join(card_text(card) for card in missing))
+    if problems:
+        raise YukonError(f"board is not a full {rules.variant} deck: " + "; ".join(problems))
+
+
+def board_from_json(data, rules: Rules) -> Board:
+    """Read the JSON form (as produced by ``Board.to_json``)."""
+    try:
+        columns, face_down_counts = [], []
+        for number, column in enumerate(data["columns"], start=1):
+            where = f"in column {number}"
+            down = [parse_card(text, where) for text in column.get("face_down", [])]
+            up = [parse_card(text, where) for text in column.get("face_up", [])]
+            columns.append(tuple(down + up))
+            face_down_counts.append(len(down))
+        heights = [0] * rules.foundation_count
+        for suit_text, suit_heights in data.get("foundations", {}).items():
+            suit = parse_suit(suit_text, "in foundations")
+            if len(suit_heights) > rules.decks:
+                raise YukonError(f"{len(suit_heights)} foundations of suit {suit_text} in foundations")
+            for copy, height in enumerate(suit_heights):
+                if not isinstance(height, int) or not 0 <= height <= KING:
+                    raise YukonError(f"foundation height {height!r} of suit {suit_text} is not 0..13")
+                heights[suit + 4 * copy] = height
+        stock = tuple(parse_card(text, "in stock") for text in data.get("stock", []))
+    except (KeyError, TypeError, AttributeError) as error:
+        raise YukonError(f"board JSON is malformed: {error!r}") from None
+    board = Board(tuple(columns), tuple(face_down_counts), tuple(heights), stock)
+    check_board(board, rules)
+    return board
+
+
+def read_board(text: str, rules: Rules) -> Board:
+    """Text or JSON, whichever the content is."""
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise YukonError(f"board JSON is malformed: {error}") from None
+        return board_from_json(data, rules)
+    return parse_board(text, rules)
+
+
+def foundation_top(heights, slot: int) -> int:
+    """The top card of a non-empty foundation slot."""
+    return make_card(heights[slot], slot % 4)

@@ -1,0 +1,102 @@
+"""The packed state and its Zobrist keys.
+
+A position is one int8 array ``state``; ``params`` (int64) says where each part lives:
+
+    state[col * capacity + i]   card i of column col (bottom first), cards are 0..51
+    state[LENGTHS + col]        cards in column col
+    state[FACE_DOWN + col]      face-down cards at the bottom of column col
+    state[FOUNDATIONS + slot]   height of foundation slot (suit = slot % 4); the slots of a
+                                suit are kept in falling order of height
+    state[STOCK + i]            stock card i in dealing order
+    state[STOCK_NEXT]           index of the next stock card to deal
+
+``column_keys`` (uint64, 2 x columns) holds two independent Zobrist hashes of each column:
+the XOR of ``zobrist[k, (i * 52 + card) * 2 + face_up]`` over its cards. The position key
+adds a mixed column hash per column (addition commutes, so the key ignores column order:
+columns are interchangeable) to the foundation and stock terms. Two 64-bit keys make a
+128-bit identity; a collision would need two different positions to agree on both.
+"""
+
+import numpy as np
+
+from solver.engine.jit import kernel
+
+# params indices
+COLUMNS, CAPACITY, FOUNDATION_COUNT, STOCK_SIZE, SAME_SUIT, FOUNDATION_RETURN, CARD_COUNT = range(7)
+LENGTHS, FACE_DOWN, FOUNDATIONS, STOCK, STOCK_NEXT = range(7, 12)
+ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, PARAM_COUNT = 12, 13, 14
+
+ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
+
+
+def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):
+    params = np.zeros(PARAM_COUNT, dtype=np.int64)
+    capacity = card_count
+    params[COLUMNS] = column_count
+    params[CAPACITY] = capacity
+    params[FOUNDATION_COUNT] = foundation_count
+    params[STOCK_SIZE] = stock_size
+    params[SAME_SUIT] = same_suit
+    params[FOUNDATION_RETURN] = foundation_return
+    params[CARD_COUNT] = card_count
+    params[LENGTHS] = column_count * capacity
+    params[FACE_DOWN] = params[LENGTHS] + column_count
+    params[FOUNDATIONS] = params[FACE_DOWN] + column_count
+    params[STOCK] = params[FOUNDATIONS] + foundation_count
+    params[STOCK_NEXT] = params[STOCK] + stock_size
+    params[ZOBRIST_FOUNDATIONS] = capacity * 52 * 2
+    params[ZOBRIST_STOCK] = params[ZOBRIST_FOUNDATIONS] + foundation_count * 14
+    return params
+
+
+def state_size(params) -> int:
+    return int(params[STOCK_NEXT]) + 1
+
+
+def make_zobrist(params) -> np.ndarray:
+    size = int(params[ZOBRIST_STOCK]) + int(params[STOCK_SIZE]) + 1
+    rng = np.random.default_rng(ZOBRIST_SEED)
+    return rng.integers(1, 2**63, size=(2, size), dtype=np.int64).view(np.uint64)
+
+
+@kernel
+def card_key(zobrist, k, index, card, face_up):
+    return zobrist[k, (index * 52 + card) * 2 + face_up]
+
+
+@kernel
+def mix(value):
+    """splitmix64's finaliser: makes the sum over columns non-linear in the XOR hashes."""
+    value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return value ^ (value >> np.uint64(31))
+
+
+@kernel
+def column_key(state, params, zobrist, k, column):
+    capacity = params[CAPACITY]
+    face_down = state[params[FACE_DOWN] + column]
+    key = np.uint64(0)
+    for i in range(state[params[LENGTHS] + column]):
+        key ^= card_key(zobrist, k, i, state[column * capacity + i], 1 if i >= face_down else 0)
+    return key
+
+
+@kernel
+def init_column_keys(state, params, zobrist, column_keys):
+    for k in range(2):
+        for column in range(params[COLUMNS]):
+            column_keys[k, column] = column_key(state, params, zobrist, k, column)
+
+
+@kernel
+def position_key(state, params, zobrist, column_keys, k):
+    """Key ``k`` (0 or 1) of the position, independent of column order."""
+    key = np.uint64(0)
+    for column in range(params[COLUMNS]):
+        key += mix(column_keys[k, column])
+    for slot in range(params[FOUNDATION_COUNT]):
+        key += zobrist[k, params[ZOBRIST_FOUNDATIONS] + slot * 14 + state[params[FOUNDATIONS] + slot]]
+    if params[STOCK_SIZE] > 0:
+        key += zobrist[k, params[ZOBRIST_STOCK] + state[params[STOCK_NEXT]]]
+    return key

@@ -1,0 +1,388 @@
+"""Move generation, apply and undo over the packed state (see ``layout``).
+
+A move is an int32: ``kind | source << 2 | target << 6 | size << 10 | card << 18 |
+turned << 25``. Kinds: TABLEAU (packet of ``size`` cards led by ``card`` from column
+``source`` to column ``target``), TO_FOUNDATION (exposed card of ``source`` to slot
+``target``), FROM_FOUNDATION (top of slot ``source`` onto column ``target``), STOCK_DEAL
+(``size`` cards dealt onto columns 1..size). ``turned`` is set by ``apply_move`` when the
+move left a face-down card exposed and turned it, so ``undo_move`` can turn it back.
+
+The generator's reductions, each sound (no win is lost) and switchable through ``options``
+so tests can compare verdicts with and without them:
+
+SAFE_FOUNDATION (auto-move): with foundation return off and the stock empty, an exposed
+    card C of rank r that a foundation takes is the only move generated when every card
+    that could ever build on C (rank r-1, of the other colour; in russian of C's suit) is
+    already on a foundation. Why no win is lost: nothing can land on C any more (its only
+    possible landers are on foundations and never come back; with the stock empty no deal
+    covers it), so C stays exposed until it moves. Take any winning line from here and
+    move C to its foundation first, dropping C's own moves from the line: every other move
+    stays legal (a packet that carried C just carries one card fewer; a move onto a
+    column's exposed card never targeted C; a column that only held C is now empty, which
+    no legal move of the line depended on being occupied since nothing could land on C;
+    the foundation of C's suit only gets C earlier). The shortened line still wins. In
+    russian the landers of C are its own suit's rank r-1, which is on the foundation
+    whenever C is playable, so every playable exposed card goes up.
+WHOLE_COLUMN_TO_EMPTY: a packet that is a whole column (leader at the bottom) never moves
+    to an empty column: the result is the same position with two columns swapped, which
+    the column-order-free key already treats as the same position.
+FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a target: the
+    positions reached through the others differ only in column order.
+"""
+
+from solver.engine.jit import kernel
+from solver.engine.layout import (
+    CAPACITY,
+    COLUMNS,
+    FACE_DOWN,
+    FOUNDATION_COUNT,
+    FOUNDATION_RETURN,
+    FOUNDATIONS,
+    LENGTHS,
+    SAME_SUIT,
+    STOCK,
+    STOCK_NEXT,
+    STOCK_SIZE,
+    card_key,
+)
+
+TABLEAU, TO_FOUNDATION, FROM_FOUNDATION, STOCK_DEAL = 0, 1, 2, 3
+TURNED = 1 << 25
+MAX_MOVES = 512
+
+# options bits: which reductions are on
+SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY = 1, 2, 4
+ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY
+
+
+@kernel
+def encode(kind, source, target, size, card):
+    return kind | (source << 2) | (target << 6) | (size << 10) | (card << 18)
+
+
+@kernel
+def move_kind(move):
+    return move & 3
+
+
+@kernel
+def move_source(move):
+    return (move >> 2) & 15
+
+
+@kernel
+def move_target(move):
+    return (move >> 6) & 15
+
+
+@kernel
+def move_size(move):
+    return (move >> 10) & 127
+
+
+@kernel
+def move_card(move):
+    return (move >> 18) & 127
+
+
+@kernel
+def rank_of(card):
+    return card % 13 + 1
+
+
+@kernel
+def suit_of(card):
+    return card // 13
+
+
+@kernel
+def red(card):
+    suit = card // 13
+    return suit == 1 or suit == 2
+
+
+@kernel
+def builds_on(card, below, same_suit):
+    """May ``card`` lead a packet onto exposed card ``below``?"""
+    if rank_of(card) + 1 != rank_of(below):
+        return False
+    if same_suit:
+        return suit_of(card) == suit_of(below)
+    return red(card) != red(below)
+
+
+@kernel
+def foundation_slot_for(state, params, card):
+    """Lowest slot of the card's suit whose height is one below its rank, or -1."""
+    base = params[FOUNDATIONS]
+    for slot in range(suit_of(card), params[FOUNDATION_COUNT], 4):
+        if state[base + slot] + 1 == rank_of(card):
+            return slot
+    return -1
+
+
+@kernel
+def returnable(state, params, slot):
+    """A non-empty slot whose later twin (same suit) is not of equal height."""
+    base = params[FOUNDATIONS]
+    height = state[base + slot]
+    if height == 0:
+        return False
+    for twin in range(slot + 4, params[FOUNDATION_COUNT], 4):  # noqa: SIM110 (numba)
+        if state[base + twin] == height:
+            return False
+    return True
+
+
+@kernel
+def landers_all_home(state, params, card):
+    """Are all cards that could build on ``card`` on foundations?"""
+    needed = rank_of(card) - 1
+    if needed == 0:
+        return True
+    base = params[FOUNDATIONS]
+    for slot in range(params[FOUNDATION_COUNT]):
+        suit = slot % 4
+        lands = suit == suit_of(card) if params[SAME_SUIT] else (suit == 1 or suit == 2) != red(card)
+        if lands and state[base + slot] < needed:
+            return False
+    return True
+
+
+@kernel
+def safe_foundation_move(state, params):
+    """The SAFE_FOUNDATION auto-move, or -1 (see the module docstring for why it is sound)."""
+    if params[FOUNDATION_RETURN] or (
+        params[STOCK_SIZE] > 0 and state[params[STOCK_NEXT]] < params[STOCK_SIZE]
+    ):
+        return -1
+    capacity = params[CAPACITY]
+    for column in range(params[COLUMNS]):
+        length = state[params[LENGTHS] + column]
+        if length == 0:
+            continue
+        card = state[column * capacity + length - 1]
+        slot = foundation_slot_for(state, params, card)
+        if slot >= 0 and landers_all_home(state, params, card):
+            return encode(TO_FOUNDATION, column, slot, 1, card)
+    return -1
+
+
+@kernel
+def generate_moves(state, params, options, moves, scores):
+    """Fill ``moves`` with the legal moves (less those the reductions drop), best first;
+    return how many. Returns -1 if they did not fit in ``moves``."""
+    if options & SAFE_FOUNDATION:
+        forced = safe_foundation_move(state, params)
+        if forced >= 0:
+            moves[0] = forced
+            return 1
+    capacity = params[CAPACITY]
+    column_count = params[COLUMNS]
+    lengths = params[LENGTHS]
+    face_downs = params[FACE_DOWN]
+    same_suit = params[SAME_SUIT]
+    first_empty = -1
+    for column in range(column_count):
+        if state[lengths + column] == 0:
+            first_empty = column
+            break
+    count = 0
+    for source in range(column_count):
+        length = state[lengths + source]
+        face_down = state[face_downs + source]
+        for index in range(face_down, length):
+            card = state[source * capacity + index]
+            size = length - index
+            for target in range(column_count):
+                if target == source:
+                    continue
+                target_length = state[lengths + target]
+                if target_length == 0:
+                    if rank_of(card) != 13:
+                        continue
+                    if (options & FIRST_EMPTY_ONLY) and target != first_empty:
+                        continue
+                    if (options & WHOLE_COLUMN_TO_EMPTY) and index == 0:
+                        continue
+                elif not builds_on(card, state[target * capacity + target_length - 1], same_suit):
+                    continue
+                if count == MAX_MOVES:
+                    return -1
+                moves[count] = encode(TABLEAU, source, target, size, card)
+                scores[count] = tableau_score(state, params, source, index, face_down, target_length)
+                count += 1
+        if length > 0:
+            card = state[source * capacity + length - 1]
+            slot = foundation_slot_for(state, params, card)
+            if slot >= 0:
+                if count == MAX_MOVES:
+                    return -1
+                moves[count] = encode(TO_FOUNDATION, source, slot, 1, card)
+                scores[count] = 60 + (40 if length - 1 == face_down and face_down > 0 else 0)
+                count += 1
+    if params[FOUNDATION_RETURN]:
+        for slot in range(params[FOUNDATION_COUNT]):
+            if not returnable(state, params, slot):
+                continue
+            card = (slot % 4) * 13 + state[params[FOUNDATIONS] + slot] - 1
+            for target in range(column_count):
+                target_length = state[lengths + target]
+                if target_length == 0:
+                    if rank_of(card) != 13 or ((options & FIRST_EMPTY_ONLY) and target != first_empty):
+                        continue
+                elif not builds_on(card, state[target * capacity + target_length - 1], same_suit):
+                    continue
+                if count == MAX_MOVES:
+                    return -1
+                moves[count] = encode(FROM_FOUNDATION, slot, target, 1, card)
+                scores[count] = 0
+                count += 1
+    if params[STOCK_SIZE] > 0:
+        left = params[STOCK_SIZE] - state[params[STOCK_NEXT]]
+        if left > 0:
+            if count == MAX_MOVES:
+                return -1
+            moves[count] = encode(STOCK_DEAL, 0, 0, min(left, column_count), 0)
+            scores[count] = 1
+            count += 1
+    sort_by_score(moves, scores, count)
+    return count
+
+
+@kernel
+def tableau_score(state, params, source, index, face_down, target_length):
+    """Move ordering only (any order is correct): turning a face-down card first, deeper
+    columns before shallower; then emptying a column; then freeing a card that a
+    foundation takes; King moves into empty columns only when they uncover something."""
+    if index == face_down and face_down > 0:
+        return 80 + face_down
+    if target_length == 0:
+        return 5
+    if index == 0:
+        return 50
+    below = state[source * params[CAPACITY] + index - 1]
+    if foundation_slot_for(state, params, below) >= 0:
+        return 40
+    return 10
+
+
+@kernel
+def sort_by_score(moves, scores, count):
+    """Stable insertion sort, highest score first (move lists are short)."""
+    for i in range(1, count):
+        move = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = move
+        scores[j + 1] = score
+
+
+@kernel
+def push_card(state, params, zobrist, column_keys, column, card):
+    length_at = params[LENGTHS] + column
+    index = state[length_at]
+    state[column * params[CAPACITY] + index] = card
+    state[length_at] = index + 1
+    for k in range(2):
+        column_keys[k, column] ^= card_key(zobrist, k, index, card, 1)
+
+
+@kernel
+def pop_card(state, params, zobrist, column_keys, column):
+    length_at = params[LENGTHS] + column
+    index = state[length_at] - 1
+    card = state[column * params[CAPACITY] + index]
+    state[length_at] = index
+    for k in range(2):
+        column_keys[k, column] ^= card_key(zobrist, k, index, card, 1)
+    return card
+
+
+@kernel
+def flip_exposed(state, params, zobrist, column_keys, column, face_up):
+    """Turn the exposed card of ``column`` face up (``face_up``) or back down."""
+    index = state[params[LENGTHS] + column] - 1
+    card = state[column * params[CAPACITY] + index]
+    state[params[FACE_DOWN] + column] = index if face_up else index + 1
+    for k in range(2):
+        column_keys[k, column] ^= card_key(zobrist, k, index, card, 0) ^ card_key(zobrist, k, index, card, 1)
+
+
+@kernel
+def turn_if_needed(state, params, zobrist, column_keys, column):
+    length = state[params[LENGTHS] + column]
+    if length > 0 and state[params[FACE_DOWN] + column] == length:
+        flip_exposed(state, params, zobrist, column_keys, column, True)
+        return TURNED
+    return 0
+
+
+@kernel
+def move_packet(state, params, zobrist, column_keys, source, target, size):
+    """Move the top ``size`` cards of ``source`` onto ``target``, keeping their order."""
+    base = source * params[CAPACITY] + state[params[LENGTHS] + source] - size
+    for i in range(size):
+        push_card(state, params, zobrist, column_keys, target, state[base + i])
+    for _ in range(size):
+        pop_card(state, params, zobrist, column_keys, source)
+
+
+@kernel
+def apply_move(state, params, zobrist, column_keys, move):
+    """Make ``move``; return it with TURNED set if a face-down card turned up."""
+    kind = move_kind(move)
+    source = move_source(move)
+    target = move_target(move)
+    foundations = params[FOUNDATIONS]
+    if kind == TABLEAU:
+        move_packet(state, params, zobrist, column_keys, source, target, move_size(move))
+        return move | turn_if_needed(state, params, zobrist, column_keys, source)
+    if kind == TO_FOUNDATION:
+        pop_card(state, params, zobrist, column_keys, source)
+        state[foundations + target] += 1
+        return move | turn_if_needed(state, params, zobrist, column_keys, source)
+    if kind == FROM_FOUNDATION:
+        state[foundations + source] -= 1
+        push_card(state, params, zobrist, column_keys, target, move_card(move))
+        return move
+    next_card = state[params[STOCK_NEXT]]
+    for column in range(move_size(move)):
+        push_card(state, params, zobrist, column_keys, column, state[params[STOCK] + next_card + column])
+    state[params[STOCK_NEXT]] = next_card + move_size(move)
+    return move
+
+
+@kernel
+def undo_move(state, params, zobrist, column_keys, move):
+    """Take back ``move`` as returned by ``apply_move``."""
+    kind = move_kind(move)
+    source = move_source(move)
+    target = move_target(move)
+    foundations = params[FOUNDATIONS]
+    if move & TURNED:
+        flip_exposed(state, params, zobrist, column_keys, source, False)
+    if kind == TABLEAU:
+        move_packet(state, params, zobrist, column_keys, target, source, move_size(move))
+    elif kind == TO_FOUNDATION:
+        state[foundations + target] -= 1
+        push_card(state, params, zobrist, column_keys, source, move_card(move))
+    elif kind == FROM_FOUNDATION:
+        pop_card(state, params, zobrist, column_keys, target)
+        state[foundations + source] += 1
+    else:
+        for column in range(move_size(move)):
+            pop_card(state, params, zobrist, column_keys, column)
+        state[params[STOCK_NEXT]] -= move_size(move)
+
+
+@kernel
+def cards_home(state, params):
+    total = 0
+    for slot in range(params[FOUNDATION_COUNT]):
+        total += state[params[FOUNDATIONS] + slot]
+    return total

@@ -1,0 +1,132 @@
+"""Depth-first search and IDA* over the packed state, run in chunks.
+
+The search keeps all of its state in arrays (the position, an explicit stack of move
+lists, the control block), so ``search_chunk`` can stop after a number of nodes and be
+called again to go on: the Python driver checks the clock, Ctrl-C and the table size
+between chunks.
+
+DFS mode finds a first win. A position already in the table is skipped: it was (or is
+being) searched from its first visit, so any win through it is found there; this is why
+an exhausted DFS proves a position unsolvable. The search is marked *truncated* (and can
+then never prove anything) when a path would outgrow the stack or a move list overflows.
+
+IDA* mode searches only paths whose length plus ``remaining_cost`` (a lower bound on the
+moves still needed) stays within ``control[LIMIT]``; the table records the shortest depth
+at which a position was expanded, and a position reached again no shorter is skipped.
+"""
+
+import numpy as np
+
+from solver.engine.jit import kernel
+from solver.engine.layout import CARD_COUNT, COLUMNS, STOCK_NEXT, STOCK_SIZE, position_key
+from solver.engine.moves import apply_move, cards_home, generate_moves, undo_move
+from solver.engine.table import SEEN, probe
+
+# control block
+DEPTH, NODES, STATUS, LIMIT, TRUNCATED, NEXT_LIMIT, MODE, OPTIONS, GROW_AT, CONTROL_SIZE = range(10)
+# statuses
+RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
+# modes
+DFS, IDA = 0, 1
+
+
+def make_control(mode: int, options: int, limit: int, grow_at: int) -> np.ndarray:
+    control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+    control[MODE] = mode
+    control[OPTIONS] = options
+    control[LIMIT] = limit
+    control[GROW_AT] = grow_at
+    control[NEXT_LIMIT] = np.iinfo(np.int64).max
+    return control
+
+
+@kernel
+def remaining_cost(state, params):
+    """A lower bound on the moves to a win: every card not home needs its own foundation
+    move, and every stock deal left is a move."""
+    cost = params[CARD_COUNT] - cards_home(state, params)
+    if params[STOCK_SIZE] > 0:
+        left = params[STOCK_SIZE] - state[params[STOCK_NEXT]]
+        cost += (left + params[COLUMNS] - 1) // params[COLUMNS]
+    return cost
+
+
+@kernel
+def search_start(state, params, zobrist, column_keys, table, stack, control):
+    """Record the root and generate its moves."""
+    first_keys, second_keys, depths, counters = table
+    moves, counts, next_index, applied, scores = stack
+    control[DEPTH] = 0
+    if cards_home(state, params) == params[CARD_COUNT]:
+        control[STATUS] = SOLVED
+        return
+    first = position_key(state, params, zobrist, column_keys, 0)
+    second = position_key(state, params, zobrist, column_keys, 1)
+    probe(first_keys, second_keys, depths, counters, first, second, 0)
+    count = generate_moves(state, params, control[OPTIONS], moves[0], scores)
+    if count < 0:
+        control[TRUNCATED] = 1
+        count = 0
+    counts[0] = count
+    next_index[0] = 0
+    control[STATUS] = RUNNING
+
+
+@kernel
+def search_chunk(state, params, zobrist, column_keys, table, stack, control, node_limit):
+    """Search on until a win, exhaustion, ``node_limit`` nodes in all, or a table that
+    wants to grow; the status says which."""
+    first_keys, second_keys, depths, counters = table
+    moves, counts, next_index, applied, scores = stack
+    max_depth = moves.shape[0] - 1
+    ida = control[MODE] == IDA
+    card_count = params[CARD_COUNT]
+    depth = control[DEPTH]
+    nodes = control[NODES]
+    status = PAUSED
+    while nodes < node_limit:
+        index = next_index[depth]
+        if index >= counts[depth]:
+            if depth == 0:
+                status = EXHAUSTED
+                break
+            depth -= 1
+            undo_move(state, params, zobrist, column_keys, applied[depth])
+            continue
+        next_index[depth] = index + 1
+        applied[depth] = apply_move(state, params, zobrist, column_keys, moves[depth, index])
+        nodes += 1
+        child = depth + 1
+        if cards_home(state, params) == card_count:
+            depth = child
+            status = SOLVED
+            break
+        if ida:
+            bound = child + remaining_cost(state, params)
+            if bound > control[LIMIT]:
+                control[NEXT_LIMIT] = min(control[NEXT_LIMIT], bound)
+                undo_move(state, params, zobrist, column_keys, applied[depth])
+                continue
+        if child >= max_depth:
+            control[TRUNCATED] = 1
+            undo_move(state, params, zobrist, column_keys, applied[depth])
+            continue
+        first = position_key(state, params, zobrist, column_keys, 0)
+        second = position_key(state, params, zobrist, column_keys, 1)
+        if probe(first_keys, second_keys, depths, counters, first, second, child if ida else 0) == SEEN:
+            undo_move(state, params, zobrist, column_keys, applied[depth])
+            continue
+        count = generate_moves(state, params, control[OPTIONS], moves[child], scores)
+        if count < 0:
+            control[TRUNCATED] = 1
+            count = 0
+        counts[child] = count
+        next_index[child] = 0
+        depth = child
+        if counters[0] >= control[GROW_AT]:
+            status = GROW
+            break
+    control[DEPTH] = depth
+    control[NODES] = nodes
+    control[STATUS] = status
+    return status

@@ -1,0 +1,124 @@
+"""Move tokens: the project's fixed notation, which other tools parse.
+
+``3>7:TS`` packet led by TS from column 3 to column 7 (``3>7:TS/5`` names the packet size
+where two face-up copies of TS lie in column 3); ``3>F:AH`` exposed AH to its foundation;
+``F>2:QC`` QC back from its foundation to column 2; ``S`` a stock deal. Columns count from
+1; face-up turns are implied. A solution is its tokens separated by spaces.
+"""
+
+import re
+
+from solver.board import Board, foundation_top
+from solver.cards import card_text, parse_card
+from solver.errors import YukonError
+from solver.reference import (
+    FROM_FOUNDATION,
+    STOCK_DEAL,
+    TABLEAU,
+    TO_FOUNDATION,
+    IllegalMove,
+    Move,
+    apply_move,
+    foundation_slot_for,
+    returnable_slots,
+)
+from solver.rules import Rules
+
+TOKEN = re.compile(r"^(?:(\d+)>(\d+|F)|F>(\d+)):(\w{2,3})(?:/(\d+))?$|^S$", re.IGNORECASE)
+
+
+def move_token(board: Board, move: Move) -> str:
+    """The token of a move made from ``board``."""
+    if move.kind == STOCK_DEAL:
+        return "S"
+    card = card_text(move.card)
+    if move.kind == TO_FOUNDATION:
+        return f"{move.source + 1}>F:{card}"
+    if move.kind == FROM_FOUNDATION:
+        return f"F>{move.target + 1}:{card}"
+    token = f"{move.source + 1}>{move.target + 1}:{card}"
+    if len(face_up_positions(board, move.source, move.card)) > 1:
+        token += f"/{move.size}"
+    return token
+
+
+def face_up_positions(board: Board, column: int, card: int) -> list[int]:
+    cards = board.columns[column]
+    return [i for i in range(board.face_down_counts[column], len(cards)) if cards[i] == card]
+
+
+def split_solution(text: str) -> list[str]:
+    return text.split()
+
+
+def parse_token(token: str, board: Board) -> Move:
+    """The move a token names in ``board``. Unreadable: YukonError; names something that is
+    not there (a missing column, a card not face up): IllegalMove. Legality against the
+    rules is left to ``reference.check_move``."""
+    match = TOKEN.match(token)
+    if not match:
+        raise YukonError(f"unreadable move {token!r} (expected like 3>7:TS, 3>F:AH, F>2:QC or S)")
+    if token.upper() == "S":
+        return Move(STOCK_DEAL, -1, -1, -1, min(len(board.stock), len(board.columns)))
+    source_text, target_text, return_target, card_text_, size_text = match.groups()
+    card = parse_card(card_text_, f"in move {token!r}")
+    if return_target:
+        target = column_number(return_target, board)
+        slots = [s for s in returnable_slots(board) if foundation_top(board.foundations, s) == card]
+        if not slots:
+            raise IllegalMove(f"{card_text(card)} is not on top of a foundation")
+        return Move(FROM_FOUNDATION, slots[0], target, card)
+    source = column_number(source_text, board)
+    if target_text.upper() == "F":
+        slot = foundation_slot_for(board, card)
+        return Move(TO_FOUNDATION, source, -1 if slot is None else slot, card)
+    target = column_number(target_text, board)
+    positions = face_up_positions(board, source, card)
+    size_of = {len(board.columns[source]) - index: index for index in positions}
+    if size_text:
+        size = int(size_text)
+        if size not in size_of:
+            raise IllegalMove(f"no face-up {card_text(card)} leads a packet of {size} in column {source + 1}")
+    elif len(positions) == 1:
+        size = len(board.columns[source]) - positions[0]
+    elif not positions:
+        raise IllegalMove(f"{card_text(card)} is not face up in column {source + 1}")
+    else:
+        raise IllegalMove(f"two face-up {card_text(card)} in column {source + 1}: add /SIZE")
+    return Move(TABLEAU, source, target, card, size)
+
+
+def column_number(text: str, board: Board) -> int:
+    number = int(text)
+    if not 1 <= number <= len(board.columns):
+        raise IllegalMove(f"there is no column {number}")
+    return number - 1
+
+
+def replay_tokens(board: Board, tokens: list[str], rules: Rules):
+    """Yield (token, move, board after) for each token; IllegalMove names the move number,
+    the token and the broken rule."""
+    for number, token in enumerate(tokens, start=1):
+        try:
+            move = parse_token(token, board)
+            board = apply_move(board, move, rules)
+        except IllegalMove as error:
+            raise IllegalMove(f"move {number} {token}: {error}") from None
+        yield token, move, board
+
+
+def final_position(board: Board, tokens: list[str], rules: Rules) -> Board:
+    """The position after replaying every token (IllegalMove as in ``replay_tokens``)."""
+    final = board
+    for _token, _move, after in replay_tokens(board, tokens, rules):
+        final = after
+    return final
+
+
+def solution_text(board: Board, moves: list[Move], rules: Rules) -> str:
+    """Tokens of a line of moves starting at ``board``."""
+    tokens = []
+    for move in moves:
+        tokens.append(move_token(board, move))
+        board = apply_move(board, move, rules)
+    return " ".join(tokens)

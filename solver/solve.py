@@ -1,0 +1,247 @@
+"""Board → packed arrays → numba search → move line → reference replay → Result."""
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solver import reference
+from solver.board import Board, check_board
+from solver.engine import layout, moves, search, table
+from solver.notation import final_position, solution_text
+from solver.reference import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
+from solver.rules import Rules
+
+MAX_DEPTH = 4096
+FIRST_TABLE_SLOTS = 1 << 16
+CHUNK_SECONDS = 0.02
+
+
+@dataclass
+class Packed:
+    """A position as the engine holds it."""
+
+    state: np.ndarray
+    params: np.ndarray
+    zobrist: np.ndarray
+    column_keys: np.ndarray
+
+
+@lru_cache(maxsize=8)
+def zobrist_for(params_bytes: bytes) -> np.ndarray:
+    return layout.make_zobrist(np.frombuffer(params_bytes, dtype=np.int64))
+
+
+def pack(board: Board, rules: Rules) -> Packed:
+    params = layout.make_params(
+        rules.column_count,
+        rules.foundation_count,
+        len(board.stock),
+        int(rules.same_suit_building),
+        int(rules.foundation_return),
+        rules.card_count,
+    )
+    state = np.zeros(layout.state_size(params), dtype=np.int8)
+    capacity = int(params[layout.CAPACITY])
+    for column, cards in enumerate(board.columns):
+        state[column * capacity : column * capacity + len(cards)] = cards
+        state[params[layout.LENGTHS] + column] = len(cards)
+        state[params[layout.FACE_DOWN] + column] = board.face_down_counts[column]
+    foundations = params[layout.FOUNDATIONS]
+    state[foundations : foundations + len(board.foundations)] = board.foundations
+    stock = params[layout.STOCK]
+    state[stock : stock + len(board.stock)] = board.stock
+    zobrist = zobrist_for(params.tobytes())
+    column_keys = np.zeros((2, rules.column_count), dtype=np.uint64)
+    layout.init_column_keys(state, params, zobrist, column_keys)
+    return Packed(state, params, zobrist, column_keys)
+
+
+def decode(move: int) -> Move:
+    """An engine move as a reference-engine Move."""
+    kind = moves.move_kind(move)
+    source, target = moves.move_source(move), moves.move_target(move)
+    card, size = moves.move_card(move), moves.move_size(move)
+    if kind == moves.TABLEAU:
+        return Move(TABLEAU, source, target, card, size)
+    if kind == moves.TO_FOUNDATION:
+        return Move(TO_FOUNDATION, source, target, card)
+    if kind == moves.FROM_FOUNDATION:
+        return Move(FROM_FOUNDATION, source, target, card)
+    return Move(STOCK_DEAL, -1, -1, -1, size)
+
+
+def make_stack():
+    return (
+        np.zeros((MAX_DEPTH, moves.MAX_MOVES), dtype=np.int32),
+        np.zeros(MAX_DEPTH, dtype=np.int32),
+        np.zeros(MAX_DEPTH, dtype=np.int32),
+        np.zeros(MAX_DEPTH, dtype=np.int32),
+        np.zeros(moves.MAX_MOVES, dtype=np.int32),
+    )
+
+
+class Budget:
+    """Nodes, time and memory left for one solve; ``spent`` names what ran out."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.started = time.perf_counter()
+        self.nodes = 0
+        self.spent = None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def time_left(self) -> float:
+        if self.limits.time_limit is None:
+            return float("inf")
+        return self.limits.time_limit - self.elapsed()
+
+    def nodes_left(self) -> float:
+        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+
+
+class Search:
+    """One run of the engine's search from a packed position (DFS or one IDA* iteration)."""
+
+    def __init__(self, packed: Packed, mode: int, options: int, limit: int, memory_bytes: int):
+        self.packed = packed
+        self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
+        self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
+        self.stack = make_stack()
+        self.control = search.make_control(mode, options, limit, self.grow_at())
+        self.peak_entries = 0
+        p = packed
+        search.search_start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control)
+
+    def grow_at(self) -> int:
+        slots = self.table[0].shape[0]
+        return slots // 2 if slots < self.max_slots else np.iinfo(np.int64).max
+
+    def grow(self) -> None:
+        slots = self.table[0].shape[0] * 2
+        bigger = table.make_table(slots)
+        table.rehash(*self.table[:3], *bigger)
+        self.table = bigger
+        self.control[search.GROW_AT] = self.grow_at()
+
+    def run(self, budget: Budget) -> int:
+        """Search until a verdict or the budget runs out; return the engine status."""
+        p = self.packed
+        chunk = 20_000
+        status = self.control[search.STATUS]
+        while status not in (search.SOLVED, search.EXHAUSTED):
+            if budget.time_left() <= 0:
+                budget.spent = "time"
+                break
+            if budget.nodes_left() <= 0:
+                budget.spent = "nodes"
+                break
+            before_nodes, before_time = int(self.control[search.NODES]), time.perf_counter()
+            limit = before_nodes + int(min(chunk, budget.nodes_left()))
+            status = search.search_chunk(
+                p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, limit
+            )
+            budget.nodes += int(self.control[search.NODES]) - before_nodes
+            chunk = adapt_chunk(chunk, int(self.control[search.NODES]) - before_nodes, before_time)
+            if status == search.GROW:
+                self.grow()
+        self.peak_entries = max(self.peak_entries, int(self.table[3][0]))
+        return status
+
+    def line(self) -> list[Move]:
+        applied = self.stack[3]
+        return [decode(int(applied[i])) for i in range(int(self.control[search.DEPTH]))]
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.control[search.TRUNCATED])
+
+
+def adapt_chunk(chunk: int, nodes: int, started: float) -> int:
+    """Aim each chunk at CHUNK_SECONDS so the clock is read often but cheaply."""
+    seconds = time.perf_counter() - started
+    if nodes < chunk or seconds <= 0:
+        return chunk
+    return int(min(max(nodes * CHUNK_SECONDS / seconds, 1_000), 5_000_000))
+
+
+def solve(
+    board: Board, rules: Rules, limits: Limits | None = None, options: int = moves.ALL_REDUCTIONS
+) -> Result:
+    """Decide a position. A solved result's line has been replayed as a win on the
+    reference engine; unsolvable only comes from an exhausted, untruncated search."""
+    check_board(board, rules)
+    limits = limits or Limits()
+    budget = Budget(limits)
+    packed = pack(board, rules)
+    dfs = Search(packed, search.DFS, options, 0, limits.memory_bytes)
+    status = dfs.run(budget)
+    peak = dfs.peak_entries
+    if status == search.EXHAUSTED:
+        verdict = UNKNOWN if dfs.truncated else UNSOLVABLE
+        return Result(
+            verdict, "", budget.nodes, budget.elapsed(), peak, budget="depth" if dfs.truncated else None
+        )
+    if status != search.SOLVED:
+        return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
+    line = shorten(board, dfs.line(), rules)
+    proven = False
+    if limits.minimal:
+        line, proven, peak = shortest_line(board, rules, line, budget, options, peak)
+    solution = verified_solution(board, line, rules)
+    return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
+
+
+def shortest_line(board, rules, line, budget, options, peak):
+    """IDA* from the root with limits below the known line's length. Each iteration that
+    is exhausted without truncation proves no line of that length exists; the first line
+    found is then minimal. Returns (line, proven minimal, peak entries)."""
+    packed = pack(board, rules)
+    limit = int(search.remaining_cost(packed.state, packed.params))
+    while limit < len(line):
+        ida = Search(pack(board, rules), search.IDA, options, limit, budget.limits.memory_bytes)
+        status = ida.run(budget)
+        peak = max(peak, ida.peak_entries)
+        if status == search.SOLVED:
+            return ida.line(), not ida.truncated, peak
+        if status != search.EXHAUSTED or ida.truncated:
+            return line, False, peak
+        limit = int(ida.control[search.NEXT_LIMIT])
+    return line, True, peak
+
+
+def shorten(board: Board, line: list[Move], rules: Rules) -> list[Move]:
+    """Cut every stretch of the line that returns to a position it already passed
+    through (loops, and a move followed by its reverse)."""
+    positions = [board]
+    kept: list[Move] = []
+    for move in line:
+        after = reference.apply_move(positions[-1], move, rules)
+        if after in positions:
+            cut = positions.index(after)
+            del positions[cut + 1 :]
+            del kept[cut:]
+        else:
+            positions.append(after)
+            kept.append(move)
+    return kept
+
+
+class ReplayMismatch(RuntimeError):
+    """The engine produced a line the reference engine does not accept as a win: a bug."""
+
+
+def verified_solution(board: Board, line: list[Move], rules: Rules) -> str:
+    """The line's tokens, after replaying the tokens themselves on the reference engine."""
+    try:
+        text = solution_text(board, line, rules)
+        final = final_position(board, text.split(), rules)
+    except reference.IllegalMove as error:
+        raise ReplayMismatch(f"engine line rejected by the reference engine: {error}") from None
+    if not reference.is_won(final):
+        raise ReplayMismatch("engine line does not end in a win on the reference engine")
+    return text
