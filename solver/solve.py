@@ -107,12 +107,14 @@ class Budget:
 class Search:
     """One run of the engine's search from a packed position (DFS or one IDA* iteration)."""
 
-    def __init__(self, packed: Packed, mode: int, options: int, limit: int, memory_bytes: int):
+    def __init__(
+        self, packed: Packed, mode: int, options: int, limit: int, memory_bytes: int, branch_limit: int = 0
+    ):
         self.packed = packed
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = make_stack()
-        self.control = search.make_control(mode, options, limit, self.grow_at())
+        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit)
         self.peak_entries = 0
         p = packed
         search.search_start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control)
@@ -128,8 +130,9 @@ class Search:
         self.table = bigger
         self.control[search.GROW_AT] = self.grow_at()
 
-    def run(self, budget: Budget) -> int:
-        """Search until a verdict or the budget runs out; return the engine status."""
+    def run(self, budget: Budget, node_cap: float = float("inf")) -> int:
+        """Search until a verdict, the budget runs out, or this search has expanded
+        ``node_cap`` nodes; return the engine status."""
         p = self.packed
         chunk = 20_000
         status = self.control[search.STATUS]
@@ -141,7 +144,9 @@ class Search:
                 budget.spent = "nodes"
                 break
             before_nodes, before_time = int(self.control[search.NODES]), time.perf_counter()
-            limit = before_nodes + int(min(chunk, budget.nodes_left()))
+            if before_nodes >= node_cap:
+                break
+            limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             status = search.search_chunk(
                 p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, limit
             )
@@ -155,6 +160,12 @@ class Search:
     def line(self) -> list[Move]:
         applied = self.stack[3]
         return [decode(int(applied[i])) for i in range(int(self.control[search.DEPTH]))]
+
+    def truncation_cause(self) -> str:
+        """Why parts of the space went unsearched: a full table lets cycles run into the
+        depth cap ("memory"); otherwise a path outgrew the stack ("depth")."""
+        counters = self.table[3]
+        return "memory" if counters[0] >= counters[1] else "depth"
 
     @property
     def truncated(self) -> bool:
@@ -178,14 +189,11 @@ def solve(
     limits = limits or Limits()
     budget = Budget(limits)
     packed = pack(board, rules)
-    dfs = Search(packed, search.DFS, options, 0, limits.memory_bytes)
-    status = dfs.run(budget)
-    peak = dfs.peak_entries
+    dfs, status, peak = first_win(packed, options, budget)
     if status == search.EXHAUSTED:
-        verdict = UNKNOWN if dfs.truncated else UNSOLVABLE
-        return Result(
-            verdict, "", budget.nodes, budget.elapsed(), peak, budget="depth" if dfs.truncated else None
-        )
+        if dfs.truncated:
+            return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
+        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak)
     if status != search.SOLVED:
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, dfs.line(), rules)
@@ -194,6 +202,33 @@ def solve(
         line, proven, peak = shortest_line(board, rules, line, budget, options, peak)
     solution = verified_solution(board, line, rules)
     return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
+
+
+# Iterative broadening: (branch limit, nodes) of the probes run before the full search.
+PROBES = ((1, 100_000), (2, 2_000_000), (3, 8_000_000))
+
+
+def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int, int]:
+    """Depth-first search for a win. Probes that follow only the best 1, 2, 3 moves of
+    each position (fresh tables, bounded nodes) find most wins far sooner than the full
+    search, whose first wrong turn can hold it for millions of positions; the full search
+    then runs with all that is left of the budget. A probe that is exhausted without ever
+    cutting a move list has searched everything, so its verdict stands. Returns the
+    deciding search, its status and the peak table entries of all."""
+    peak = 0
+    for branch_limit, node_cap in PROBES:
+        probe = Search(copy_packed(packed), search.DFS, options, 0, budget.limits.memory_bytes, branch_limit)
+        status = probe.run(budget, node_cap)
+        peak = max(peak, probe.peak_entries)
+        if status == search.SOLVED or (status == search.EXHAUSTED and not probe.truncated) or budget.spent:
+            return probe, status, peak
+    full = Search(packed, search.DFS, options, 0, budget.limits.memory_bytes)
+    status = full.run(budget)
+    return full, status, max(peak, full.peak_entries)
+
+
+def copy_packed(packed: Packed) -> Packed:
+    return Packed(packed.state.copy(), packed.params, packed.zobrist, packed.column_keys.copy())
 
 
 def shortest_line(board, rules, line, budget, options, peak):

@@ -23,15 +23,20 @@ from solver.engine.moves import apply_move, cards_home, generate_moves, undo_mov
 from solver.engine.table import SEEN, probe
 
 # control block
-DEPTH, NODES, STATUS, LIMIT, TRUNCATED, NEXT_LIMIT, MODE, OPTIONS, GROW_AT, CONTROL_SIZE = range(10)
+DEPTH, NODES, STATUS, LIMIT, TRUNCATED, NEXT_LIMIT, MODE, OPTIONS, GROW_AT, BRANCH_LIMIT, CONTROL_SIZE = (
+    range(11)
+)
 # statuses
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 # modes
 DFS, IDA = 0, 1
 
 
-def make_control(mode: int, options: int, limit: int, grow_at: int) -> np.ndarray:
+def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0) -> np.ndarray:
+    """``branch_limit`` > 0 searches only that many best-ordered moves per position: a
+    probe for a quick win that marks itself truncated (it can never prove unsolvable)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+    control[BRANCH_LIMIT] = branch_limit
     control[MODE] = mode
     control[OPTIONS] = options
     control[LIMIT] = limit
@@ -52,6 +57,21 @@ def remaining_cost(state, params):
 
 
 @kernel
+def expand(state, params, control, moves_row, scores):
+    """Generate a position's moves into ``moves_row``; return how many to search. A move
+    list that overflowed, or one cut by the branch limit, marks the search truncated."""
+    count = generate_moves(state, params, control[OPTIONS], moves_row, scores)
+    if count < 0:
+        control[TRUNCATED] = 1
+        return 0
+    branch_limit = control[BRANCH_LIMIT]
+    if branch_limit > 0 and count > branch_limit:
+        control[TRUNCATED] = 1
+        return branch_limit
+    return count
+
+
+@kernel
 def search_start(state, params, zobrist, column_keys, table, stack, control):
     """Record the root and generate its moves."""
     first_keys, second_keys, depths, counters = table
@@ -63,11 +83,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     first = position_key(state, params, zobrist, column_keys, 0)
     second = position_key(state, params, zobrist, column_keys, 1)
     probe(first_keys, second_keys, depths, counters, first, second, 0)
-    count = generate_moves(state, params, control[OPTIONS], moves[0], scores)
-    if count < 0:
-        control[TRUNCATED] = 1
-        count = 0
-    counts[0] = count
+    counts[0] = expand(state, params, control, moves[0], scores)
     next_index[0] = 0
     control[STATUS] = RUNNING
 
@@ -116,11 +132,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if probe(first_keys, second_keys, depths, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        count = generate_moves(state, params, control[OPTIONS], moves[child], scores)
-        if count < 0:
-            control[TRUNCATED] = 1
-            count = 0
-        counts[child] = count
+        counts[child] = expand(state, params, control, moves[child], scores)
         next_index[child] = 0
         depth = child
         if counters[0] >= control[GROW_AT]:

@@ -1,0 +1,92 @@
+"""Deal ranges: ``12``, ``1-1000``, ``1,5,9-20`` -> the sorted, unique deal numbers.
+
+A range is kept as merged intervals, so ``1-100000000000000000000`` costs nothing until it
+is iterated; iteration yields the numbers in ascending order, each once.
+"""
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from solver.errors import YukonError
+from solver.numbering import MAX_DEAL, NUMBERINGS
+
+PART = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+
+
+@dataclass(frozen=True)
+class DealRange:
+    """Disjoint, non-adjacent inclusive intervals ``(first, last)`` in ascending order."""
+
+    intervals: tuple[tuple[int, int], ...]
+
+    @property
+    def count(self) -> int:
+        """How many deals (may exceed what ``len`` can return, hence a property)."""
+        return sum(last - first + 1 for first, last in self.intervals)
+
+    @property
+    def first(self) -> int:
+        return self.intervals[0][0]
+
+    @property
+    def last(self) -> int:
+        return self.intervals[-1][1]
+
+    def __iter__(self) -> Iterator[int]:
+        for first, last in self.intervals:
+            yield from range(first, last + 1)
+
+    def __contains__(self, deal) -> bool:
+        index = bisect.bisect_right(self.intervals, (deal, float("inf"))) - 1
+        return index >= 0 and self.intervals[index][0] <= deal <= self.intervals[index][1]
+
+    def __str__(self) -> str:
+        return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in self.intervals)
+
+
+def parse_range(text: str, numbering: str = "pysol") -> DealRange:
+    """Read a deal range; every number must lie in 1..MAX_DEAL[numbering].
+
+    A bad part raises YukonError naming it, e.g. ``deal range part '5-1': 5 is above 1``.
+    """
+    if numbering not in MAX_DEAL:
+        raise YukonError(f"unknown numbering {numbering!r} (choose one of {', '.join(NUMBERINGS)})")
+    maximum = MAX_DEAL[numbering]
+    if not text or not text.strip():
+        raise YukonError("empty deal range (expected like 12, 1-1000 or 1,5,9-20)")
+    intervals = []
+    for raw in text.split(","):
+        part = raw.strip()
+        match = PART.match(part)
+        if not match:
+            raise YukonError(
+                f"deal range part {part!r} is not a number or FIRST-LAST "
+                "(expected like 12, 1-1000 or 1,5,9-20)"
+            )
+        first = int(match.group(1))
+        last = int(match.group(2)) if match.group(2) is not None else first
+        for number in (first, last):
+            if number < 1:
+                raise YukonError(f"deal range part {part!r}: deal numbers start at 1")
+            if number > maximum:
+                raise YukonError(
+                    f"deal range part {part!r}: {number} is beyond the last {numbering} deal {maximum}"
+                )
+        if first > last:
+            raise YukonError(
+                f"deal range part {part!r}: {first} is above {last} (write it as {last}-{first})"
+            )
+        intervals.append((first, last))
+    return DealRange(merge(intervals))
+
+
+def merge(intervals) -> tuple[tuple[int, int], ...]:
+    merged: list[list[int]] = []
+    for first, last in sorted(intervals):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return tuple((first, last) for first, last in merged)
