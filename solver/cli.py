@@ -66,10 +66,9 @@ def board_option(function):
 
 
 def parse_deal_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise YukonError(f"deal number {text!r} is not a whole number") from None
+    if not text.isdigit():
+        raise YukonError(f"deal number {text!r} is not a whole number")
+    return int(text)
 
 
 def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple[Board, int | None]:
@@ -135,6 +134,8 @@ def replay(words, board_file, variant, numbering, foundation_return, show):
     breaks are named).
     """
     rules = Rules(variant, foundation_return)
+    if board_file is not None and words[0].isdigit():
+        raise YukonError("give a deal number or --board FILE, not both")
     deal_text = None if board_file is not None else words[0]
     line_words = words if board_file is not None else words[1:]
     board, _ = opening(deal_text, board_file, rules, numbering)
@@ -177,6 +178,9 @@ def verify(results, as_json):
     sys.exit(1 if report["illegal"] else 0)
 
 
+MIN_MEMORY, MAX_MEMORY = 1 << 20, 1 << 40
+
+
 def parse_memory(text: str) -> int:
     """``512M``, ``1G``, ``1.5GiB`` or a number of bytes."""
     units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -186,9 +190,10 @@ def parse_memory(text: str) -> int:
         value = float(cleaned[: len(cleaned) - len(unit)])
     except ValueError:
         raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
-    if value <= 0:
-        raise YukonError(f"memory size {text!r} must be positive")
-    return int(value * units[unit])
+    size = value * units[unit]
+    if not MIN_MEMORY <= size <= MAX_MEMORY:
+        raise YukonError(f"memory size {text!r} must be between 1M and 1T")
+    return int(size)
 
 
 @main.command()
@@ -215,8 +220,10 @@ def solve(
 
     rules = Rules(variant, foundation_return)
     board, number = opening(deal, board_file, rules, numbering)
-    if time_limit is not None and time_limit <= 0:
-        raise YukonError(f"--time-limit {time_limit} must be positive")
+    if not time_limit > 0:
+        raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
+    if max_nodes is not None and max_nodes <= 0:
+        raise YukonError(f"--max-nodes {max_nodes} must be positive")
     limits = Limits(max_nodes, time_limit, parse_memory(memory), minimal)
     result = solve_position(board, rules, limits)
     if as_json:

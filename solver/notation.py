@@ -104,6 +104,8 @@ def replay_tokens(board: Board, tokens: list[str], rules: Rules):
             board = apply_move(board, move, rules)
         except IllegalMove as error:
             raise IllegalMove(f"move {number} {token}: {error}") from None
+        except YukonError as error:
+            raise YukonError(f"move {number}: {error}") from None
         yield token, move, board
 
 

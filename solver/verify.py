@@ -48,6 +48,8 @@ def check_record(record: dict) -> str | None:
     """Why a solved record is illegal, or None. Records not claiming solved pass."""
     if record["status"] != SOLVED:
         return None
+    if not isinstance(record["board"], str):
+        return "board is not board text"
     try:
         rules = Rules(record["variant"], bool(record["foundation_return"]))
         board = parse_board(record["board"], rules)

@@ -28,6 +28,8 @@ WHOLE_COLUMN_TO_EMPTY: a packet that is a whole column (leader at the bottom) ne
     the column-order-free key already treats as the same position.
 FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a target: the
     positions reached through the others differ only in column order.
+HOPELESS (applied by the search, see ``prune``): a position in which some card can never
+    move again gets no moves.
 """
 
 from solver.engine.jit import kernel
@@ -51,8 +53,8 @@ TURNED = 1 << 25
 MAX_MOVES = 512
 
 # options bits: which reductions are on
-SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY = 1, 2, 4
-ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY
+SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS = 1, 2, 4, 8
+ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS
 
 
 @kernel

@@ -19,7 +19,16 @@ import numpy as np
 
 from solver.engine.jit import kernel
 from solver.engine.layout import CARD_COUNT, COLUMNS, STOCK_NEXT, STOCK_SIZE, position_key
-from solver.engine.moves import apply_move, cards_home, generate_moves, undo_move
+from solver.engine.moves import (
+    HOPELESS,
+    TO_FOUNDATION,
+    apply_move,
+    cards_home,
+    generate_moves,
+    move_kind,
+    undo_move,
+)
+from solver.engine.prune import hopeless
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -83,7 +92,10 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     first = position_key(state, params, zobrist, column_keys, 0)
     second = position_key(state, params, zobrist, column_keys, 1)
     probe(first_keys, second_keys, depths, counters, first, second, 0)
-    counts[0] = expand(state, params, control, moves[0], scores)
+    if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
+        counts[0] = 0
+    else:
+        counts[0] = expand(state, params, control, moves[0], scores)
     next_index[0] = 0
     control[STATUS] = RUNNING
 
@@ -132,7 +144,14 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if probe(first_keys, second_keys, depths, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        counts[child] = expand(state, params, control, moves[child], scores)
+        if (
+            (control[OPTIONS] & HOPELESS)
+            and move_kind(applied[depth]) == TO_FOUNDATION
+            and hopeless(state, params)
+        ):
+            counts[child] = 0
+        else:
+            counts[child] = expand(state, params, control, moves[child], scores)
         next_index[child] = 0
         depth = child
         if counters[0] >= control[GROW_AT]:
