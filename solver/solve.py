@@ -126,7 +126,7 @@ class Search:
     def grow(self) -> None:
         slots = self.table[0].shape[0] * 2
         bigger = table.make_table(slots)
-        table.rehash(*self.table[:3], *bigger)
+        table.rehash(self.table[0], *bigger)
         self.table = bigger
         self.control[search.GROW_AT] = self.grow_at()
 
@@ -154,7 +154,7 @@ class Search:
             chunk = adapt_chunk(chunk, int(self.control[search.NODES]) - before_nodes, before_time)
             if status == search.GROW:
                 self.grow()
-        self.peak_entries = max(self.peak_entries, int(self.table[3][0]))
+        self.peak_entries = max(self.peak_entries, int(self.table[1][0]))
         return status
 
     def line(self) -> list[Move]:
@@ -164,7 +164,7 @@ class Search:
     def truncation_cause(self) -> str:
         """Why parts of the space went unsearched: a full table lets cycles run into the
         depth cap ("memory"); otherwise a path outgrew the stack ("depth")."""
-        counters = self.table[3]
+        counters = self.table[1]
         return "memory" if counters[0] >= counters[1] else "depth"
 
     @property

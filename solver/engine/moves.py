@@ -32,6 +32,8 @@ HOPELESS (applied by the search, see ``prune``): a position in which some card c
     move again gets no moves.
 """
 
+import numpy as np
+
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CAPACITY,
@@ -185,34 +187,33 @@ def generate_moves(state, params, options, moves, scores):
     face_downs = params[FACE_DOWN]
     same_suit = params[SAME_SUIT]
     first_empty = -1
+    empty_columns = 0
     for column in range(column_count):
         if state[lengths + column] == 0:
-            first_empty = column
-            break
+            empty_columns |= 1 << column
+            if first_empty < 0:
+                first_empty = column
+    landing = landing_columns(state, params, options, first_empty)
     count = 0
     for source in range(column_count):
         length = state[lengths + source]
         face_down = state[face_downs + source]
         for index in range(face_down, length):
             card = state[source * capacity + index]
-            size = length - index
+            targets = landing[card] & ~(1 << source)
+            if targets == 0:
+                continue
+            if index == 0 and (options & WHOLE_COLUMN_TO_EMPTY):
+                targets &= ~empty_columns
             for target in range(column_count):
-                if target == source:
-                    continue
-                target_length = state[lengths + target]
-                if target_length == 0:
-                    if rank_of(card) != 13:
-                        continue
-                    if (options & FIRST_EMPTY_ONLY) and target != first_empty:
-                        continue
-                    if (options & WHOLE_COLUMN_TO_EMPTY) and index == 0:
-                        continue
-                elif not builds_on(card, state[target * capacity + target_length - 1], same_suit):
+                if not (targets >> target) & 1:
                     continue
                 if count == MAX_MOVES:
                     return -1
-                moves[count] = encode(TABLEAU, source, target, size, card)
-                scores[count] = tableau_score(state, params, source, index, face_down, target_length)
+                moves[count] = encode(TABLEAU, source, target, length - index, card)
+                scores[count] = tableau_score(
+                    state, params, source, index, face_down, state[lengths + target]
+                )
                 count += 1
         if length > 0:
             card = state[source * capacity + length - 1]
@@ -250,6 +251,31 @@ def generate_moves(state, params, options, moves, scores):
             count += 1
     sort_by_score(moves, scores, count)
     return count
+
+
+@kernel
+def landing_columns(state, params, options, first_empty):
+    """For every card, the bit set of columns a packet led by it may move to: columns whose
+    exposed card it builds on, and for a King the empty columns (only the first of them
+    under FIRST_EMPTY_ONLY)."""
+    landing = np.zeros(52, dtype=np.int64)
+    capacity = params[CAPACITY]
+    for target in range(params[COLUMNS]):
+        length = state[params[LENGTHS] + target]
+        if length == 0:
+            if target == first_empty or not (options & FIRST_EMPTY_ONLY):
+                for suit in range(4):
+                    landing[suit * 13 + 12] |= 1 << target
+            continue
+        exposed = state[target * capacity + length - 1]
+        rank = rank_of(exposed) - 1
+        if rank == 0:
+            continue
+        for suit in range(4):
+            card = suit * 13 + rank - 1
+            if builds_on(card, exposed, params[SAME_SUIT]):
+                landing[card] |= 1 << target
+    return landing
 
 
 @kernel

@@ -83,7 +83,7 @@ def expand(state, params, control, moves_row, scores):
 @kernel
 def search_start(state, params, zobrist, column_keys, table, stack, control):
     """Record the root and generate its moves."""
-    first_keys, second_keys, depths, counters = table
+    entries, counters = table
     moves, counts, next_index, applied, scores = stack
     control[DEPTH] = 0
     if cards_home(state, params) == params[CARD_COUNT]:
@@ -91,7 +91,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
         return
     first = position_key(state, params, zobrist, column_keys, 0)
     second = position_key(state, params, zobrist, column_keys, 1)
-    probe(first_keys, second_keys, depths, counters, first, second, 0)
+    probe(entries, counters, first, second, 0)
     if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
         counts[0] = 0
     else:
@@ -104,7 +104,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
 def search_chunk(state, params, zobrist, column_keys, table, stack, control, node_limit):
     """Search on until a win, exhaustion, ``node_limit`` nodes in all, or a table that
     wants to grow; the status says which."""
-    first_keys, second_keys, depths, counters = table
+    entries, counters = table
     moves, counts, next_index, applied, scores = stack
     max_depth = moves.shape[0] - 1
     ida = control[MODE] == IDA
@@ -141,7 +141,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
             continue
         first = position_key(state, params, zobrist, column_keys, 0)
         second = position_key(state, params, zobrist, column_keys, 1)
-        if probe(first_keys, second_keys, depths, counters, first, second, child if ida else 0) == SEEN:
+        if probe(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
         if (

@@ -1,32 +1,32 @@
-"""Transposition table: open addressing with linear probing over three numpy arrays.
+"""Transposition table: open addressing with linear probing over one numpy array.
 
-``first_keys``/``second_keys`` hold a position's two 64-bit keys (first key 0 = empty slot),
-``depths`` the smallest depth at which the position was expanded (used by IDA*; plain DFS
-treats any entry as "seen"). ``counters[0]`` counts entries. Entries are never evicted:
-when the table is full (``counters[1]`` entries, set by the driver) an insert is refused,
-which can cost time (a position may be searched again) but never a verdict.
+Entry ``i`` is ``entries[i, 0]``, the position's first 64-bit key (0 = empty slot), and
+``entries[i, 1]``, its second key with the low 16 bits replaced by the smallest depth at
+which the position was expanded (used by IDA*; plain DFS treats any entry as "seen"). Two
+positions are taken as equal when the first key and the upper 48 bits of the second agree: a
+112-bit identity. One entry is one 16-byte pair, so a probe touches one cache line.
+``counters[0]`` counts entries; entries are never evicted: once ``counters[1]`` entries are
+in (set by the driver), an insert is refused, which can cost time (a position may be
+searched again) but never a verdict.
 """
 
 import numpy as np
 
 from solver.engine.jit import kernel
 
-ENTRY_BYTES = 8 + 8 + 2
+ENTRY_BYTES = 16
 SEEN, INSERTED, REFUSED, IMPROVED = 0, 1, 2, 3
+DEPTH_BITS = np.uint64(0xFFFF)
+IDENTITY_BITS = ~DEPTH_BITS
 
 
 def make_table(capacity: int):
-    """A table of ``capacity`` (a power of two) slots."""
-    return (
-        np.zeros(capacity, dtype=np.uint64),
-        np.zeros(capacity, dtype=np.uint64),
-        np.zeros(capacity, dtype=np.int16),
-        np.array([0, int(capacity * 0.9)], dtype=np.int64),
-    )
+    """A table of ``capacity`` (a power of two) slots and its counters."""
+    return np.zeros((capacity, 2), dtype=np.uint64), np.array([0, int(capacity * 0.9)], dtype=np.int64)
 
 
 @kernel
-def probe(first_keys, second_keys, depths, counters, first, second, depth):
+def probe(entries, counters, first, second, depth):
     """Record that the position was reached at ``depth``.
 
     SEEN: already expanded at a depth <= ``depth`` (skip it). IMPROVED: seen deeper, now
@@ -34,36 +34,35 @@ def probe(first_keys, second_keys, depths, counters, first, second, depth):
     full (expand it, unrecorded)."""
     if first == 0:
         first = np.uint64(1)
-    mask = first_keys.shape[0] - 1
+    identity = second & IDENTITY_BITS
+    mask = entries.shape[0] - 1
     slot = first & mask
-    while first_keys[slot] != 0:
-        if first_keys[slot] == first and second_keys[slot] == second:
-            if depths[slot] <= depth:
+    while entries[slot, 0] != 0:
+        if entries[slot, 0] == first and (entries[slot, 1] & IDENTITY_BITS) == identity:
+            if (entries[slot, 1] & DEPTH_BITS) <= depth:
                 return SEEN
-            depths[slot] = depth
+            entries[slot, 1] = identity | np.uint64(depth)
             return IMPROVED
         slot = (slot + 1) & mask
     if counters[0] >= counters[1]:
         return REFUSED
-    first_keys[slot] = first
-    second_keys[slot] = second
-    depths[slot] = depth
+    entries[slot, 0] = first
+    entries[slot, 1] = identity | np.uint64(depth)
     counters[0] += 1
     return INSERTED
 
 
 @kernel
-def rehash(first_keys, second_keys, depths, new_first, new_second, new_depths, new_counters):
+def rehash(entries, new_entries, new_counters):
     """Copy every entry into a (larger) empty table."""
-    mask = new_first.shape[0] - 1
-    for i in range(first_keys.shape[0]):
-        first = first_keys[i]
+    mask = new_entries.shape[0] - 1
+    for i in range(entries.shape[0]):
+        first = entries[i, 0]
         if first == 0:
             continue
         slot = first & mask
-        while new_first[slot] != 0:
+        while new_entries[slot, 0] != 0:
             slot = (slot + 1) & mask
-        new_first[slot] = first
-        new_second[slot] = second_keys[i]
-        new_depths[slot] = depths[i]
+        new_entries[slot, 0] = first
+        new_entries[slot, 1] = entries[i, 1]
         new_counters[0] += 1
