@@ -132,7 +132,7 @@ def returnable(state, params, slot):
     height = state[base + slot]
     if height == 0:
         return False
-    for twin in range(slot + 4, params[FOUNDATION_COUNT], 4):  # noqa: SIM110 (numba)
+    for twin in range(slot + 4, params[FOUNDATION_COUNT], 4):
         if state[base + twin] == height:
             return False
     return True

@@ -1,20 +1,33 @@
 """HOPELESS: recognising positions that can never be won, so the search stops there.
 
-Every card must move at least once more before the game is won (its last move takes it to
-a foundation). Take a face-down card, or the lowest face-up card of a column: every card
-beneath it is face down, so none of them can move (a face-down card leads no packet and
-rides only on a packet led from beneath it) until this card has moved. This card can move
-only (a) onto a parent, a card one rank higher that it builds on, exposed at the top of
-another column; (b) to a foundation, once every lower card of its suit is there; or (c) if
-a King, into an empty column. So it can never move, and the position is lost, when it is
-not a King, every copy of every parent lies beneath it or (foundation return off) on a
-foundation, from where it never comes back, and for some lower rank every copy of that
-card of its suit lies beneath it.
+Call a card *pinned* when every card beneath it is face down: the face-down cards and the
+lowest face-up card of each column. A pinned card's column position cannot change until it
+moves itself (a face-down card leads no packet, and rides only on a packet led from beneath
+it, which would be face down too). Every card must move at least once more before the game
+is won. A pinned card X can make its first move only
 
-What is beneath such a card never changes until it moves, and foundations only fill up, so
-a position becomes hopeless only by a move to a foundation (or is so from the start): the
-search checks the root and the positions after foundation moves.
+  (a) onto a parent (one rank higher, a card X builds on) exposed on another column: that
+      parent is not pinned, or is pinned and every pinned card above it has moved; with
+      foundation return off a parent already on a foundation never comes back;
+  (b) to a foundation, after one copy of every lower card of its suit got there: each such
+      card is on a foundation already, is not pinned, or is pinned and it and every pinned
+      card above it have moved;
+  (c) into an empty column, if X is a King.
+
+Mark pinned cards *movable* by these conditions, treating every card that is not pinned as
+free to go anywhere (an over-estimate), starting from none and repeating until nothing
+changes. In any win the pinned cards make their first moves in some order, and each one's
+condition then holds using only cards marked before it, so every pinned card gets marked.
+A pinned card left unmarked therefore proves the position lost.
+
+What is beneath a pinned card never changes until it moves, and a card that stops being
+pinned only frees things up, so (with foundation return off) a position becomes hopeless
+only through a move to a foundation, which takes a possible parent away; with it on, only
+the start can be hopeless. The search checks the root and the positions after foundation
+moves.
 """
+
+import numpy as np
 
 from solver.engine.jit import kernel
 from solver.engine.layout import (
@@ -30,15 +43,7 @@ from solver.engine.layout import (
 )
 from solver.engine.moves import rank_of, red, suit_of
 
-
-@kernel
-def copies_beneath(state, params, column, index, card):
-    count = 0
-    base = column * params[CAPACITY]
-    for i in range(index):
-        if state[base + i] == card:
-            count += 1
-    return count
+NOWHERE = -1
 
 
 @kernel
@@ -51,40 +56,84 @@ def copies_home(state, params, card):
 
 
 @kernel
-def can_never_move(state, params, column, index):
-    """Is the card at ``index`` of ``column`` (with only face-down cards beneath) stuck?"""
-    card = state[column * params[CAPACITY] + index]
+def freed_from(state, params, movable, column, index):
+    """Have all pinned cards of ``column`` at ``index`` and above been marked movable?"""
+    capacity = params[CAPACITY]
+    for i in range(index, state[params[FACE_DOWN] + column] + 1):
+        if not movable[column * capacity + i]:
+            return False
+    return True
+
+
+@kernel
+def reachable(state, params, pinned_at, movable, card, as_parent):
+    """Can some copy of ``card`` get exposed (as a landing parent: its pinned cards above
+    have moved) or reach a foundation (it and its pinned cards above have moved)?"""
+    capacity = params[CAPACITY]
+    home = copies_home(state, params, card)
+    if home > 0 and (not as_parent or params[FOUNDATION_RETURN]):
+        return True
+    pinned_copies = 0
+    for copy in range(pinned_at.shape[1]):
+        place = pinned_at[card, copy]
+        if place == NOWHERE:
+            continue
+        pinned_copies += 1
+        if freed_from(state, params, movable, place // capacity, place % capacity + (1 if as_parent else 0)):
+            return True
+    return params[CARD_COUNT] // 52 - home - pinned_copies > 0
+
+
+@kernel
+def can_move(state, params, pinned_at, movable, card):
     rank = rank_of(card)
     if rank == 13:
-        return False
-    decks = params[CARD_COUNT] // 52
+        return True
     for suit in range(4):
         if params[SAME_SUIT]:
             if suit != suit_of(card):
                 continue
         elif (suit == 1 or suit == 2) == red(card):
             continue
-        parent = suit * 13 + rank
-        unavailable = copies_beneath(state, params, column, index, parent)
-        if not params[FOUNDATION_RETURN]:
-            unavailable += copies_home(state, params, parent)
-        if unavailable < decks:
-            return False
-    for lower_rank in range(1, rank):
-        lower = suit_of(card) * 13 + lower_rank - 1
-        if copies_beneath(state, params, column, index, lower) == decks:
+        if reachable(state, params, pinned_at, movable, suit * 13 + rank, True):
             return True
-    return False
+    for lower_rank in range(1, rank):
+        if not reachable(state, params, pinned_at, movable, suit_of(card) * 13 + lower_rank - 1, False):
+            return False
+    return True
 
 
 @kernel
 def hopeless(state, params):
-    """Does some card sit where it can never move again?"""
-    for column in range(params[COLUMNS]):
-        face_down = state[params[FACE_DOWN] + column]
+    """Is some pinned card certain never to move again?"""
+    capacity = params[CAPACITY]
+    columns = params[COLUMNS]
+    pinned_at = np.full((52, params[CARD_COUNT] // 52), NOWHERE, dtype=np.int64)
+    movable = np.zeros(columns * capacity, dtype=np.bool_)
+    for column in range(columns):
         if state[params[LENGTHS] + column] == 0:
             continue
-        for index in range(1, face_down + 1):
-            if can_never_move(state, params, column, index):
+        for index in range(state[params[FACE_DOWN] + column] + 1):
+            card = state[column * capacity + index]
+            copy = 0
+            while pinned_at[card, copy] != NOWHERE:
+                copy += 1
+            pinned_at[card, copy] = column * capacity + index
+    changed = True
+    while changed:
+        changed = False
+        for column in range(columns):
+            if state[params[LENGTHS] + column] == 0:
+                continue
+            for index in range(state[params[FACE_DOWN] + column] + 1):
+                place = column * capacity + index
+                if not movable[place] and can_move(state, params, pinned_at, movable, state[place]):
+                    movable[place] = True
+                    changed = True
+    for column in range(columns):
+        if state[params[LENGTHS] + column] == 0:
+            continue
+        for index in range(state[params[FACE_DOWN] + column] + 1):
+            if not movable[column * capacity + index]:
                 return True
     return False
