@@ -23,7 +23,7 @@ import threading
 import time
 import traceback
 from collections import Counter, deque
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
@@ -84,7 +84,9 @@ def solve_guarded(solve_one, deal, rules: Rules, numbering: str, limits: Limits)
     try:
         return solve_one(deal, rules, numbering, limits)
     except Exception as error:  # a fault on one deal is recorded, not fatal
-        return failure_row(deal, rules, numbering, limits, exception_reason(error), time.perf_counter() - started)
+        return failure_row(
+            deal, rules, numbering, limits, exception_reason(error), time.perf_counter() - started
+        )
 
 
 def solve_chunk(deals, rules: Rules, numbering: str, limits: Limits, solve_one=solve_deal) -> list[dict]:
@@ -139,7 +141,6 @@ def exception_reason(error: BaseException) -> str:
 def worker_main(connection, rules, numbering, limits, solve_one, parent_pid) -> None:
     """A worker: receive deal numbers, send back rows, until told to stop or orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     die_with_parent(parent_pid)
     try:
         connection.send(("ready", os.getpid()))
@@ -163,18 +164,29 @@ def die_with_parent(parent_pid: int) -> None:
         os._exit(0)
 
 
+@contextmanager
+def sigint_ignored():
+    """Ignore SIGINT while a worker process starts: an ignored signal stays ignored across
+    exec, so the worker never sees the terminal's Ctrl-C (the parent handles it). Only a
+    Ctrl-C pressed during the few milliseconds of the start is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class Worker:
     def __init__(self, context, arguments):
         self.connection, child_end = context.Pipe()
         self.process = context.Process(
             target=worker_main, args=(child_end, *arguments, os.getpid()), daemon=True, name="yukon-worker"
         )
-        # Workers must not see the terminal's Ctrl-C before they can ignore it.
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:
+        with sigint_ignored():
             self.process.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         child_end.close()
         self.pending: deque[int] = deque()
         self.ready = False
@@ -256,6 +268,8 @@ def run_local(deals, jobs: int, arguments, on_row, stop, make_failure) -> bool:
                 if not worker.process.is_alive():
                     worker.process.join()
                     code = worker.process.exitcode
+                    if stop.requested:
+                        break
                     if not worker.ready:
                         raise YukonError(f"a worker process died while starting ({describe_exit(code)})")
                     if worker.pending:
@@ -305,7 +319,7 @@ def dask_client(distributed, address: str, jobs: int):
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,
             )
             return distributed.Client(cluster), cluster
         return distributed.Client(address, timeout="30s"), None
@@ -313,7 +327,29 @@ def dask_client(distributed, address: str, jobs: int):
         if cluster is not None:
             cluster.close()
         text = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if address == "local":
+            raise YukonError(f"cannot start a local Dask cluster: {text}") from None
         raise YukonError(f"cannot connect to the Dask scheduler at {address}: {text}") from None
+
+
+def solver_version() -> str:
+    return solver.__version__
+
+
+def check_dask_workers(client, address: str) -> None:
+    """Every worker present must import this solver at this version, or every deal would
+    be stored as a failure (or results of two versions would mix)."""
+    try:
+        versions = client.run(solver_version)
+    except Exception as error:
+        raise YukonError(
+            f"Dask workers at {address} cannot run yukon-solver: {exception_reason(error)}"
+        ) from None
+    others = sorted({version for version in versions.values() if version != solver.__version__})
+    if others:
+        raise YukonError(
+            f"Dask workers at {address} run yukon-solver {', '.join(others)}, not {solver.__version__}"
+        )
 
 
 def run_dask(address, jobs, chunk_size, deals, arguments, on_row, stop, make_failure) -> bool:
@@ -344,10 +380,13 @@ def run_dask(address, jobs, chunk_size, deals, arguments, on_row, stop, make_fai
             completed.add(future)
 
     try:
+        check_dask_workers(client, address)
         submit_more()
         while pending:
             if stop.requested:
                 client.cancel(list(pending))
+                if cluster is not None:
+                    kill_local_workers(cluster)
                 return False
             batch = completed.next_batch(block=False)
             if not batch:
@@ -373,6 +412,14 @@ def run_dask(address, jobs, chunk_size, deals, arguments, on_row, stop, make_fai
         if cluster is not None:
             with suppress(Exception):
                 cluster.close()
+
+
+def kill_local_workers(cluster) -> None:
+    """Stop a LocalCluster's worker processes at once: a worker busy in a solve would
+    otherwise finish its deal (up to the time limit) before the cluster can close."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        with suppress(Exception):
+            os.kill(nanny.process.pid, signal.SIGKILL)
 
 
 # ---- progress and stopping -----------------------------------------------------------------
@@ -512,6 +559,8 @@ class BatchReport:
 def as_deal_range(deals) -> DealRange:
     if isinstance(deals, DealRange):
         return deals
+    if isinstance(deals, range) and deals.step == 1:
+        return DealRange(((deals.start, deals.stop - 1),) if deals else ())
     numbers = list(deals)
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int):

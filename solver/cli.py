@@ -203,28 +203,52 @@ def parse_memory(text: str) -> int:
 @numbering_option
 @return_option
 @click.option("--minimal", is_flag=True, help="Search (IDA*) for a shortest line in moves.")
-@click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds before giving up.")
+@click.option(
+    "--time-limit", type=float, default=60.0, show_default=True, help="Seconds per deal before giving up."
+)
 @click.option("--max-nodes", type=int, default=None, help="Positions to expand before giving up.")
-@click.option("--memory", default="1G", show_default=True, help="Transposition table size, e.g. 512M, 2G.")
+@click.option(
+    "--memory", default="1G", show_default=True, help="Transposition table size (per worker), e.g. 512M, 2G."
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Results store (SQLite): DEAL is then a range.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local worker processes [all cores].")
+@click.option("--retry-unknown", is_flag=True, help="With --out: also re-solve deals stored as unknown.")
+@click.option(
+    "--dask", "dask_address", metavar="ADDRESS", help="tcp://scheduler:8786, or 'local' for a LocalCluster."
+)
+@click.option(
+    "--chunk-size", type=click.IntRange(min=1), default=20, show_default=True, help="Deals per Dask task."
+)
 @json_option
 def solve(
-    deal, board_file, variant, numbering, foundation_return, minimal, time_limit, max_nodes, memory, as_json
+    deal, board_file, variant, numbering, foundation_return, minimal, time_limit, max_nodes, memory, **batch
 ):
     """Solve deal DEAL (or --board FILE): solved with a replayable line, unsolvable (proved),
     or unknown (a budget ran out).
 
     The solver sees face-down cards. Every line it prints has been replayed as a win on the
     reference rules engine. Exit status: 0 solved, 1 unsolvable, 3 unknown, 2 bad input.
-    """
-    from solver.solve import solve as solve_position
 
+    \b
+    With --out DB, DEAL is a range (12, 1-1000, 1,5,9-20) solved in parallel into a SQLite
+    store; running the same command again resumes (add --retry-unknown to retry unknowns).
+    It ends with the summary of `yukon stats`.
+      yukon solve 1-1000 --out runs/yukon.db --time-limit 10
+    """
     rules = Rules(variant, foundation_return)
-    board, number = opening(deal, board_file, rules, numbering)
     if not time_limit > 0:
         raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
     if max_nodes is not None and max_nodes <= 0:
         raise YukonError(f"--max-nodes {max_nodes} must be positive")
     limits = Limits(max_nodes, time_limit, parse_memory(memory), minimal)
+    as_json = batch.pop("as_json")
+    if batch["out"] is not None:
+        solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
+    if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
+        raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
+    from solver.solve import solve as solve_position
+
+    board, number = opening(deal, board_file, rules, numbering)
     result = solve_position(board, rules, limits)
     if as_json:
         record = {**rules.as_dict(), "numbering": numbering, "deal": number, "board": board.to_text()}
@@ -233,6 +257,72 @@ def solve(
         click.echo(board.to_text())
         click.echo(describe(result))
     sys.exit(EXIT_CODES[result.status])
+
+
+def solve_range(
+    deal, board_file, rules, numbering, limits, as_json, out, jobs, retry_unknown, dask_address, chunk_size
+):
+    """``yukon solve RANGE --out DB``: batch-solve, then print the summary; exits."""
+    import shlex
+
+    from solver.batch import run_batch, summarize
+    from solver.ranges import parse_range
+
+    if board_file is not None:
+        raise YukonError("--out solves a deal range; it cannot be used with --board")
+    if deal is None:
+        raise YukonError("give a deal range to solve into --out, e.g. 1-1000")
+    deals = parse_range(deal, numbering)
+    try:
+        report = run_batch(
+            deals,
+            rules,
+            numbering,
+            out,
+            limits,
+            jobs=jobs,
+            retry_unknown=retry_unknown,
+            dask=dask_address,
+            progress=True,
+            chunk_size=chunk_size,
+            resume_command=shlex.join(["yukon", *sys.argv[1:]]),
+        )
+    except KeyboardInterrupt:  # a second Ctrl-C
+        sys.exit(130)
+    if report.interrupted:
+        sys.exit(report.exit_status)
+    print_summary(summarize(out), as_json)
+    sys.exit(0)
+
+
+def print_summary(summary: dict, as_json: bool) -> None:
+    from solver.batch import format_summary
+
+    click.echo(json.dumps(summary) if as_json else format_summary(summary))
+
+
+@main.command()
+@click.argument("store", type=click.Path(dir_okay=False))
+@click.option("--format", "output_format", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("--out", "-o", default="-", show_default=True, help="File to write; - for stdout.")
+def export(store, output_format, out):
+    """Write a results store as a results file (JSON lines) that `yukon verify` replays."""
+    from solver.store import export_jsonl
+
+    count = export_jsonl(store, out)
+    if out != "-":
+        click.echo(f"{count} records written to {out}", err=True)
+
+
+@main.command()
+@click.argument("store", type=click.Path(dir_okay=False))
+@json_option
+def stats(store, as_json):
+    """Summarise a results store: verdict counts, win rate with 95% Wilson intervals
+    (unknowns counted lost and won as bounds), time per deal, nodes/s, solution lengths."""
+    from solver.batch import summarize
+
+    print_summary(summarize(store), as_json)
 
 
 def describe(result) -> str:

@@ -144,7 +144,12 @@ class Store:
                 connection.execute("PRAGMA synchronous = NORMAL")
                 connection.execute("BEGIN IMMEDIATE")
                 if meta is None:
-                    meta = initialise(connection, rules, numbering)
+                    # Under the write lock: another run may have made it meanwhile.
+                    meta = read_meta(connection, path, allow_empty=True)
+                    if meta is None:
+                        meta = initialise(connection, rules, numbering)
+                    else:
+                        check_meta_matches(meta, rules, numbering, path)
                 connection.execute("COMMIT")
         except BaseException:
             with suppress(sqlite3.Error):
