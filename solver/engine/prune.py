@@ -41,7 +41,7 @@ from solver.engine.layout import (
     LENGTHS,
     SAME_SUIT,
 )
-from solver.engine.moves import rank_of, red, suit_of
+from solver.engine.moves import builds_on, rank_of, red, suit_of
 
 NOWHERE = -1
 
@@ -101,6 +101,22 @@ def can_move(state, params, pinned_at, movable, card):
         if not reachable(state, params, pinned_at, movable, suit_of(card) * 13 + lower_rank - 1, False):
             return False
     return True
+
+
+@kernel
+def strands_a_pinned_card(state, params, card):
+    """After ``card`` went to a foundation: is a card that builds on it pinned? Only then
+    can the move have made the position hopeless (it took away a possible parent), so only
+    then is ``hopeless`` worth running. (Skipping the check never changes a verdict.)"""
+    capacity = params[CAPACITY]
+    for column in range(params[COLUMNS]):
+        if state[params[LENGTHS] + column] == 0:
+            continue
+        for index in range(state[params[FACE_DOWN] + column] + 1):
+            pinned = state[column * capacity + index]
+            if rank_of(pinned) + 1 == rank_of(card) and builds_on(pinned, card, params[SAME_SUIT]):
+                return True
+    return False
 
 
 @kernel

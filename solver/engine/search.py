@@ -25,10 +25,11 @@ from solver.engine.moves import (
     apply_move,
     cards_home,
     generate_moves,
+    move_card,
     move_kind,
     undo_move,
 )
-from solver.engine.prune import hopeless
+from solver.engine.prune import hopeless, strands_a_pinned_card
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -147,6 +148,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if (
             (control[OPTIONS] & HOPELESS)
             and move_kind(applied[depth]) == TO_FOUNDATION
+            and strands_a_pinned_card(state, params, move_card(applied[depth]))
             and hopeless(state, params)
         ):
             counts[child] = 0
