@@ -13,7 +13,7 @@ A position is one int8 array ``state``; ``params`` (int64) says where each part 
 ``column_keys`` (uint64, 2 x columns) holds two independent Zobrist hashes of each column:
 the XOR of ``zobrist[k, (i * 52 + card) * 2 + face_up]`` over its cards. The position key
 adds a mixed column hash per column (addition commutes, so the key ignores column order:
-columns are interchangeable) to the foundation and stock terms. Two 64-bit keys make a
+with no stock left, columns are interchangeable) to the foundation and stock terms. Two 64-bit keys make a
 128-bit identity; a collision would need two different positions to agree on both.
 """
 
@@ -24,7 +24,7 @@ from solver.engine.jit import kernel
 # params indices
 COLUMNS, CAPACITY, FOUNDATION_COUNT, STOCK_SIZE, SAME_SUIT, FOUNDATION_RETURN, CARD_COUNT = range(7)
 LENGTHS, FACE_DOWN, FOUNDATIONS, STOCK, STOCK_NEXT = range(7, 12)
-ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, PARAM_COUNT = 12, 13, 14
+ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, ZOBRIST_COLUMNS, PARAM_COUNT = 12, 13, 14, 15
 
 ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
@@ -46,6 +46,7 @@ def make_params(column_count, foundation_count, stock_size, same_suit, foundatio
     params[STOCK_NEXT] = params[STOCK] + stock_size
     params[ZOBRIST_FOUNDATIONS] = capacity * 52 * 2
     params[ZOBRIST_STOCK] = params[ZOBRIST_FOUNDATIONS] + foundation_count * 14
+    params[ZOBRIST_COLUMNS] = params[ZOBRIST_STOCK] + stock_size + 1
     return params
 
 
@@ -54,7 +55,7 @@ def state_size(params) -> int:
 
 
 def make_zobrist(params) -> np.ndarray:
-    size = int(params[ZOBRIST_STOCK]) + int(params[STOCK_SIZE]) + 1
+    size = int(params[ZOBRIST_COLUMNS]) + int(params[COLUMNS])
     rng = np.random.default_rng(ZOBRIST_SEED)
     return rng.integers(1, 2**63, size=(2, size), dtype=np.int64).view(np.uint64)
 
@@ -90,11 +91,22 @@ def init_column_keys(state, params, zobrist, column_keys):
 
 
 @kernel
+def stock_left(state, params):
+    return params[STOCK_SIZE] - state[params[STOCK_NEXT]] if params[STOCK_SIZE] > 0 else 0
+
+
+@kernel
 def position_key(state, params, zobrist, column_keys, k):
-    """Key ``k`` (0 or 1) of the position, independent of column order."""
+    """Key ``k`` (0 or 1) of the position. While stock is left, column order matters (a
+    deal puts its cards on columns 1, 2, ... in turn), so each column's hash is salted with
+    its number; once the stock is empty the key ignores column order."""
     key = np.uint64(0)
+    ordered = stock_left(state, params) > 0
     for column in range(params[COLUMNS]):
-        key += mix(column_keys[k, column])
+        column_hash = column_keys[k, column]
+        if ordered:
+            column_hash ^= zobrist[k, params[ZOBRIST_COLUMNS] + column]
+        key += mix(column_hash)
     for slot in range(params[FOUNDATION_COUNT]):
         key += zobrist[k, params[ZOBRIST_FOUNDATIONS] + slot * 14 + state[params[FOUNDATIONS] + slot]]
     if params[STOCK_SIZE] > 0:

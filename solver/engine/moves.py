@@ -28,6 +28,8 @@ WHOLE_COLUMN_TO_EMPTY: a packet that is a whole column (leader at the bottom) ne
     the column-order-free key already treats as the same position.
 FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a target: the
     positions reached through the others differ only in column order.
+    Both hold only while no stock is left: a stock deal puts its cards on columns 1, 2, ...
+    in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     move again gets no moves.
 """
@@ -46,8 +48,8 @@ from solver.engine.layout import (
     SAME_SUIT,
     STOCK,
     STOCK_NEXT,
-    STOCK_SIZE,
     card_key,
+    stock_left,
 )
 
 TABLEAU, TO_FOUNDATION, FROM_FOUNDATION, STOCK_DEAL = 0, 1, 2, 3
@@ -156,9 +158,7 @@ def landers_all_home(state, params, card):
 @kernel
 def safe_foundation_move(state, params):
     """The SAFE_FOUNDATION auto-move, or -1 (see the module docstring for why it is sound)."""
-    if params[FOUNDATION_RETURN] or (
-        params[STOCK_SIZE] > 0 and state[params[STOCK_NEXT]] < params[STOCK_SIZE]
-    ):
+    if params[FOUNDATION_RETURN] or stock_left(state, params) > 0:
         return -1
     capacity = params[CAPACITY]
     for column in range(params[COLUMNS]):
@@ -186,6 +186,8 @@ def generate_moves(state, params, options, moves, scores):
     lengths = params[LENGTHS]
     face_downs = params[FACE_DOWN]
     same_suit = params[SAME_SUIT]
+    if stock_left(state, params) > 0:
+        options &= ~(WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY)
     first_empty = -1
     empty_columns = 0
     for column in range(column_count):
@@ -241,14 +243,13 @@ def generate_moves(state, params, options, moves, scores):
                 moves[count] = encode(FROM_FOUNDATION, slot, target, 1, card)
                 scores[count] = 0
                 count += 1
-    if params[STOCK_SIZE] > 0:
-        left = params[STOCK_SIZE] - state[params[STOCK_NEXT]]
-        if left > 0:
-            if count == MAX_MOVES:
-                return -1
-            moves[count] = encode(STOCK_DEAL, 0, 0, min(left, column_count), 0)
-            scores[count] = 1
-            count += 1
+    left = stock_left(state, params)
+    if left > 0:
+        if count == MAX_MOVES:
+            return -1
+        moves[count] = encode(STOCK_DEAL, 0, 0, min(left, column_count), 0)
+        scores[count] = 1
+        count += 1
     sort_by_score(moves, scores, count)
     return count
 

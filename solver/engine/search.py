@@ -18,7 +18,7 @@ at which a position was expanded, and a position reached again no shorter is ski
 import numpy as np
 
 from solver.engine.jit import kernel
-from solver.engine.layout import CARD_COUNT, COLUMNS, STOCK_NEXT, STOCK_SIZE, position_key
+from solver.engine.layout import CARD_COUNT, COLUMNS, position_key, stock_left
 from solver.engine.moves import (
     HOPELESS,
     TO_FOUNDATION,
@@ -59,11 +59,8 @@ def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit
 def remaining_cost(state, params):
     """A lower bound on the moves to a win: every card not home needs its own foundation
     move, and every stock deal left is a move."""
-    cost = params[CARD_COUNT] - cards_home(state, params)
-    if params[STOCK_SIZE] > 0:
-        left = params[STOCK_SIZE] - state[params[STOCK_NEXT]]
-        cost += (left + params[COLUMNS] - 1) // params[COLUMNS]
-    return cost
+    deals_left = (stock_left(state, params) + params[COLUMNS] - 1) // params[COLUMNS]
+    return params[CARD_COUNT] - cards_home(state, params) + deals_left
 
 
 @kernel
