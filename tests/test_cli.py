@@ -351,7 +351,10 @@ def test_solve_board_file(tmp_path, solved_record):
     [
         (("solve",), "error: give a deal number or --board FILE"),
         (("solve", "16", "--board", "-"), "error: give a deal number or --board FILE, not both"),
-        (("solve", "16", "--time-limit", "0"), "error: --time-limit 0.0 must be a positive number of seconds"),
+        (
+            ("solve", "16", "--time-limit", "0"),
+            "error: --time-limit 0.0 must be a positive number of seconds",
+        ),
         (("solve", "16", "--memory", "lots"), "error: memory size 'lots' is not like 512M or 2G"),
         (("solve", "16", "--memory", "-1G"), "error: memory size '-1G' must be between 1M and 1T"),
         (("solve", "abc"), "error: deal number 'abc' is not a whole number"),
