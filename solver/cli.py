@@ -256,7 +256,7 @@ def solve(
     else:
         click.echo(board.to_text())
         click.echo(describe(result))
-    sys.exit(EXIT_CODES[result.status])
+    sys.exit(130 if result.budget == "interrupted" else EXIT_CODES[result.status])
 
 
 def solve_range(
@@ -326,7 +326,8 @@ def stats(store, as_json):
 
 
 def describe(result) -> str:
-    lines = [f"verdict: {result.status}" + (f" ({result.budget} ran out)" if result.budget else "")]
+    why = {None: "", "interrupted": " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
+    lines = [f"verdict: {result.status}{why}"]
     if result.solution:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
         lines.append(f"solution: {result.solution_length} moves ({minimal})")

@@ -1,6 +1,9 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -91,6 +94,24 @@ class Budget:
         self.started = time.perf_counter()
         self.nodes = 0
         self.spent = None
+        self.interrupted = False
+
+    @contextmanager
+    def catching_ctrl_c(self):
+        """While searching, Ctrl-C only sets a flag the search reads between chunks (so it
+        stops within a chunk, about CHUNK_SECONDS, with a clean unknown verdict)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def note_interrupt(_signal, _frame):
+            self.interrupted = True
+
+        previous = signal.signal(signal.SIGINT, note_interrupt)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -143,6 +164,9 @@ class Search:
             if budget.nodes_left() <= 0:
                 budget.spent = "nodes"
                 break
+            if budget.interrupted:
+                budget.spent = "interrupted"
+                break
             before_nodes, before_time = int(self.control[search.NODES]), time.perf_counter()
             if before_nodes >= node_cap:
                 break
@@ -189,6 +213,11 @@ def solve(
     limits = limits or Limits()
     budget = Budget(limits)
     packed = pack(board, rules)
+    with budget.catching_ctrl_c():
+        return decide(board, rules, packed, options, budget)
+
+
+def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Budget) -> Result:
     dfs, status, peak = first_win(packed, options, budget)
     if status == search.EXHAUSTED:
         if dfs.truncated:
@@ -198,7 +227,7 @@ def solve(
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, dfs.line(), rules)
     proven = False
-    if limits.minimal:
+    if budget.limits.minimal:
         line, proven, peak = shortest_line(board, rules, line, budget, options, peak)
     solution = verified_solution(board, line, rules)
     return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
