@@ -11,7 +11,7 @@ import numpy as np
 
 from solver import reference
 from solver.board import Board, check_board
-from solver.engine import layout, moves, search, table
+from solver.engine import layout, moves, search, shortcut, table
 from solver.notation import final_position, solution_text
 from solver.reference import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
@@ -181,9 +181,9 @@ class Search:
         self.peak_entries = max(self.peak_entries, int(self.table[1][0]))
         return status
 
-    def line(self) -> list[Move]:
-        applied = self.stack[3]
-        return [decode(int(applied[i])) for i in range(int(self.control[search.DEPTH]))]
+    def path(self) -> np.ndarray:
+        """The engine moves from the root to the current position."""
+        return self.stack[3][: int(self.control[search.DEPTH])].copy()
 
     def truncation_cause(self) -> str:
         """Why parts of the space went unsearched: a full table lets cycles run into the
@@ -225,7 +225,7 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
         return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak)
     if status != search.SOLVED:
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
-    line = shorten(board, dfs.line(), rules)
+    line = shorten(board, rules, dfs.path())
     proven = False
     if budget.limits.minimal:
         line, proven, peak = shortest_line(board, rules, line, budget, options, peak)
@@ -271,28 +271,19 @@ def shortest_line(board, rules, line, budget, options, peak):
         status = ida.run(budget)
         peak = max(peak, ida.peak_entries)
         if status == search.SOLVED:
-            return ida.line(), not ida.truncated, peak
+            return [decode(int(move)) for move in ida.path()], not ida.truncated, peak
         if status != search.EXHAUSTED or ida.truncated:
             return line, False, peak
         limit = int(ida.control[search.NEXT_LIMIT])
     return line, True, peak
 
 
-def shorten(board: Board, line: list[Move], rules: Rules) -> list[Move]:
-    """Cut every stretch of the line that returns to a position it already passed
-    through (loops, and a move followed by its reverse)."""
-    positions = [board]
-    kept: list[Move] = []
-    for move in line:
-        after = reference.apply_move(positions[-1], move, rules)
-        if after in positions:
-            cut = positions.index(after)
-            del positions[cut + 1 :]
-            del kept[cut:]
-        else:
-            positions.append(after)
-            kept.append(move)
-    return kept
+def shorten(board: Board, rules: Rules, path: np.ndarray) -> list[Move]:
+    """The engine's line with shortcuts taken (see ``engine.shortcut``), as Moves."""
+    root = pack(board, rules)
+    shortened = np.empty_like(path)
+    kept = shortcut.shortcut_line(root.state, root.params, root.zobrist, root.column_keys, path, shortened)
+    return [decode(int(move)) for move in shortened[:kept]]
 
 
 class ReplayMismatch(RuntimeError):

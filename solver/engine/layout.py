@@ -100,8 +100,18 @@ def position_key(state, params, zobrist, column_keys, k):
     """Key ``k`` (0 or 1) of the position. While stock is left, column order matters (a
     deal puts its cards on columns 1, 2, ... in turn), so each column's hash is salted with
     its number; once the stock is empty the key ignores column order."""
+    return salted_key(state, params, zobrist, column_keys, k, stock_left(state, params) > 0)
+
+
+@kernel
+def ordered_key(state, params, zobrist, column_keys, k):
+    """Key ``k`` of the position with its column order: equal only for identical positions."""
+    return salted_key(state, params, zobrist, column_keys, k, True)
+
+
+@kernel
+def salted_key(state, params, zobrist, column_keys, k, ordered):
     key = np.uint64(0)
-    ordered = stock_left(state, params) > 0
     for column in range(params[COLUMNS]):
         column_hash = column_keys[k, column]
         if ordered:

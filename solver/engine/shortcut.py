@@ -1,0 +1,81 @@
+"""Shortening a found line by shortcuts: wherever one legal move leads from a position of
+the line straight to a later position of it, that move replaces the moves in between.
+
+Positions are matched by their ordered keys (both 64-bit halves; column order included,
+so the rest of the line keeps its column numbers). The result is replayed on the reference
+engine like any line, so a false match could only ever raise, never be reported.
+"""
+
+import numpy as np
+
+from solver.engine.jit import kernel
+from solver.engine.layout import ordered_key
+from solver.engine.moves import MAX_MOVES, TURNED, apply_move, generate_moves, undo_move
+
+
+@kernel
+def line_keys(state, params, zobrist, column_keys, line, keys):
+    """Fill ``keys[i]`` with the ordered keys of the position after ``i`` moves of the line,
+    then return the state to where it started."""
+    count = line.shape[0]
+    applied = np.empty(count, dtype=np.int32)
+    for k in range(2):
+        keys[0, k] = ordered_key(state, params, zobrist, column_keys, k)
+    for i in range(count):
+        applied[i] = apply_move(state, params, zobrist, column_keys, line[i] & ~TURNED)
+        for k in range(2):
+            keys[i + 1, k] = ordered_key(state, params, zobrist, column_keys, k)
+    for i in range(count - 1, -1, -1):
+        undo_move(state, params, zobrist, column_keys, applied[i])
+
+
+@kernel
+def find_position(keys, order, first, second):
+    """The latest index of a position with these keys, or -1 (``order`` sorts keys[:, 0])."""
+    low, high = 0, order.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if keys[order[middle], 0] < first:
+            low = middle + 1
+        else:
+            high = middle
+    latest = -1
+    while low < order.shape[0] and keys[order[low], 0] == first:
+        if keys[order[low], 1] == second:
+            latest = max(latest, order[low])
+        low += 1
+    return latest
+
+
+@kernel
+def shortcut_line(state, params, zobrist, column_keys, line, shortened):
+    """Write the shortened line into ``shortened``; return its length. ``state`` must be
+    the position the line starts from; it ends at the line's last position."""
+    count = line.shape[0]
+    keys = np.empty((count + 1, 2), dtype=np.uint64)
+    line_keys(state, params, zobrist, column_keys, line, keys)
+    order = np.argsort(keys[:, 0])
+    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    scores = np.empty(MAX_MOVES, dtype=np.int32)
+    index = 0
+    kept = 0
+    while index < count:
+        best_move = line[index] & ~TURNED
+        best_index = index + 1
+        for i in range(max(generate_moves(state, params, 0, moves, scores), 0)):
+            made = apply_move(state, params, zobrist, column_keys, moves[i])
+            reached = find_position(
+                keys,
+                order,
+                ordered_key(state, params, zobrist, column_keys, 0),
+                ordered_key(state, params, zobrist, column_keys, 1),
+            )
+            undo_move(state, params, zobrist, column_keys, made)
+            if reached > best_index:
+                best_move = moves[i]
+                best_index = reached
+        apply_move(state, params, zobrist, column_keys, best_move)
+        shortened[kept] = best_move
+        kept += 1
+        index = best_index
+    return kept
