@@ -11,18 +11,24 @@ The generator's reductions, each sound (no win is lost) and switchable through `
 so tests can compare verdicts with and without them:
 
 SAFE_FOUNDATION (auto-move): with foundation return off and the stock empty, an exposed
-    card C of rank r that a foundation takes is the only move generated when every card
+    card C of rank r that a foundation takes is the only move generated when (1) every card
     that could ever build on C (rank r-1, of the other colour; in russian of C's suit) is
-    already on a foundation. Why no win is lost: nothing can land on C any more (its only
-    possible landers are on foundations and never come back; with the stock empty no deal
-    covers it), so C stays exposed until it moves. Take any winning line from here and
-    move C to its foundation first, dropping C's own moves from the line: every other move
-    stays legal (a packet that carried C just carries one card fewer; a move onto a
-    column's exposed card never targeted C; a column that only held C is now empty, which
-    no legal move of the line depended on being occupied since nothing could land on C;
-    the foundation of C's suit only gets C earlier). The shortened line still wins. In
-    russian the landers of C are its own suit's rank r-1, which is on the foundation
-    whenever C is playable, so every playable exposed card goes up.
+    already on a foundation, and (2) with two decks, every copy of C still out has a
+    foundation of its suit at r-1 waiting (both, when both copies are out).
+    Why no win is lost: nothing can land on C any more (its possible landers are on
+    foundations and never come back; with the stock empty no deal covers it), so C stays
+    exposed until it moves. Take any winning line from here, move C to its foundation first
+    and drop C's own moves from the line: every other move stays legal (a packet that
+    carried C carries one card fewer; no move of the line targeted C; a column that only
+    held C is empty sooner, and no move needed it occupied since nothing could land on C).
+    On the foundations C only arrives earlier: with one deck nothing else could go on its
+    foundation before C; with two decks, by (2), when the line sends the other copy of C
+    up before C, a foundation at r-1 is still waiting for it, and the foundation heights
+    after both copies are up are the same as in the line. The new line still wins, and is
+    no longer, so shortest lines are kept too. Without (2) a copy can need the foundation C
+    took, to uncover what the other foundation of its suit needs (a test pins such a
+    position). In russian the landers of C are its own suit's rank r-1, which is on a
+    foundation whenever C is playable, so with one deck every playable exposed card goes up.
 WHOLE_COLUMN_TO_EMPTY: a packet that is a whole column (leader at the bottom) never moves
     to an empty column: the result is the same position with two columns swapped, which
     the column-order-free key already treats as the same position.
@@ -167,9 +173,25 @@ def safe_foundation_move(state, params):
             continue
         card = state[column * capacity + length - 1]
         slot = foundation_slot_for(state, params, card)
-        if slot >= 0 and landers_all_home(state, params, card):
+        if slot >= 0 and landers_all_home(state, params, card) and no_rival_copy(state, params, card):
             return encode(TO_FOUNDATION, column, slot, 1, card)
     return -1
+
+
+@kernel
+def no_rival_copy(state, params, card):
+    """With two decks: is there a foundation one below ``card`` for every copy of it still
+    out? (Always so with one deck.) Otherwise the copies compete for one foundation, and
+    which copy goes up first can matter."""
+    base = params[FOUNDATIONS]
+    rank = rank_of(card)
+    out, ready = 0, 0
+    for slot in range(suit_of(card), params[FOUNDATION_COUNT], 4):
+        if state[base + slot] < rank:
+            out += 1
+        if state[base + slot] == rank - 1:
+            ready += 1
+    return out <= ready
 
 
 @kernel
