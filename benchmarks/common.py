@@ -1,0 +1,145 @@
+"""Helpers shared by the benchmark scripts: deal lists, machine facts, statistics, JSON output."""
+
+import datetime
+import functools
+import hashlib
+import json
+import os
+import platform
+import resource
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from solver.numbering import deal_board
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
+from solver.rules import Rules
+from solver.solve import solve
+
+STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
+
+
+def parse_deals(text: str) -> list[int]:
+    """``12``, ``1-1000`` or ``1,5,9-20`` -> sorted unique deal numbers."""
+    deals: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        first, _, last = part.partition("-")
+        low, high = int(first), int(last or first)
+        if low < 1 or high < low:
+            raise ValueError(f"bad deal range {part!r}")
+        deals.update(range(low, high + 1))
+    if not deals:
+        raise ValueError(f"no deals in {text!r}")
+    return sorted(deals)
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_state() -> str:
+    """The checked-out commit, marked ``+dirty`` when tracked files have local changes."""
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=here, check=False).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
+def solver_source_digest() -> str:
+    """SHA-1 over the solver package's .py files, to tell apart runs on a dirty tree."""
+    import solver
+
+    digest = hashlib.sha1()
+    root = Path(solver.__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@functools.lru_cache(maxsize=1)
+def machine_info() -> dict:
+    return {
+        "solver_git": git_state(),
+        "solver_source_sha1": solver_source_digest(),
+        "cpu_model": cpu_model(),
+        "logical_cpus": os.cpu_count(),
+        "load_average_at_start": list(os.getloadavg()),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def command_line() -> str:
+    return shlex.join([Path(sys.executable).name, *sys.argv])
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def max_rss_bytes(who: int = resource.RUSAGE_SELF) -> int:
+    """Peak resident set size; Linux reports it in KiB."""
+    return resource.getrusage(who).ru_maxrss * 1024
+
+
+def percentiles(values: list[float]) -> dict:
+    """Median / p90 / p99 / max (numpy's linear interpolation between order statistics)."""
+    if not values:
+        return {"median": None, "p90": None, "p99": None, "max": None}
+    data = np.asarray(values, dtype=float)
+    return {
+        "median": float(np.percentile(data, 50)),
+        "p90": float(np.percentile(data, 90)),
+        "p99": float(np.percentile(data, 99)),
+        "max": float(data.max()),
+    }
+
+
+def status_counts(statuses) -> dict:
+    counts = dict.fromkeys(STATUSES, 0)
+    for status in statuses:
+        counts[status] += 1
+    return counts
+
+
+def warm_up(variant: str, numbering: str, deal: int = 1, time_limit: float = 10.0) -> dict:
+    """One solve whose only purpose is to load (or compile) the numba kernels."""
+    board = deal_board(variant, deal, numbering)
+    started = time.perf_counter()
+    result = solve(board, Rules(variant), Limits(time_limit=time_limit))
+    return {
+        "deal": deal,
+        "status": result.status,
+        "seconds": time.perf_counter() - started,
+        "note": "includes numba compile or on-disk cache load; not counted in the per-deal figures",
+    }
+
+
+def write_json(path: str | Path, data: dict) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(json.dumps(data, indent=2) + "\n")
+    temporary.replace(path)
