@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from solver.numbering import deal_board
+from solver.ranges import parse_range
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.solve import solve
@@ -24,21 +25,9 @@ from solver.solve import solve
 STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
 
 
-def parse_deals(text: str) -> list[int]:
-    """``12``, ``1-1000`` or ``1,5,9-20`` -> sorted unique deal numbers."""
-    deals: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        first, _, last = part.partition("-")
-        low, high = int(first), int(last or first)
-        if low < 1 or high < low:
-            raise ValueError(f"bad deal range {part!r}")
-        deals.update(range(low, high + 1))
-    if not deals:
-        raise ValueError(f"no deals in {text!r}")
-    return sorted(deals)
+def parse_deals(text: str, numbering: str = "pysol") -> list[int]:
+    """``12``, ``1-1000`` or ``1,5,9-20`` -> sorted deal numbers (the CLI's range syntax)."""
+    return list(parse_range(text, numbering))
 
 
 def cpu_model() -> str:
