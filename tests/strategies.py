@@ -66,6 +66,21 @@ def playout(board: Board, rules: Rules, rng: random.Random, steps: int, foundati
         yield board
 
 
+def drawn_playout(board: Board, rules: Rules, data, steps: int = 40):
+    """The positions of a playout whose moves hypothesis draws from ``data`` (choosing
+    among foundation moves only when it draws so), the starting position included."""
+    yield board
+    for _ in range(steps):
+        moves = legal_moves(board, rules)
+        if not moves:
+            return
+        home = [move for move in moves if move.kind == TO_FOUNDATION]
+        if home and data.draw(st.booleans(), label="home first"):
+            moves = home
+        board = apply_move(board, moves[data.draw(st.integers(0, len(moves) - 1), label="move")], rules)
+        yield board
+
+
 def dealt_board(rules: Rules, number: int) -> Board:
     return deal_board(rules.variant, number, "pysol")
 

@@ -5,12 +5,13 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import drawn_playout
 
 from solver.board import Board, board_from_json, check_board, parse_board, read_board
 from solver.cards import card_text, full_deck, make_card, parse_card
 from solver.errors import YukonError
 from solver.numbering import deal_board
-from solver.reference import STOCK_DEAL, TO_FOUNDATION, Move, apply_move, legal_moves
+from solver.reference import STOCK_DEAL, Move, apply_move
 from solver.rules import VARIANTS, Rules
 
 YUKON = Rules("yukon")
@@ -82,16 +83,7 @@ def test_openings_round_trip(variant, numbering):
 )
 @given(rules=st.sampled_from(RULE_SETS), number=st.integers(1, 10**20), data=st.data())
 def test_positions_along_playouts_round_trip(rules, number, data):
-    board = deal_board(rules.variant, number)
-    assert_round_trips(board, rules)
-    for _ in range(40):
-        moves = legal_moves(board, rules)
-        if not moves:
-            break
-        home = [m for m in moves if m.kind == TO_FOUNDATION]
-        if home and data.draw(st.booleans(), label="home first"):
-            moves = home
-        board = apply_move(board, moves[data.draw(st.integers(0, len(moves) - 1), label="move")], rules)
+    for board in drawn_playout(deal_board(rules.variant, number), rules, data):
         assert_round_trips(board, rules)
 
 

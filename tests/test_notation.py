@@ -6,6 +6,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import drawn_playout
 
 from solver.board import Board, parse_board
 from solver.cards import card_text, full_deck, parse_card
@@ -87,16 +88,8 @@ def parse_board_loose(columns: list[str]) -> list[list[int]]:
 )
 @given(rules=st.sampled_from(RULE_SETS), number=st.integers(1, 10**20), data=st.data())
 def test_every_legal_move_token_reads_back_along_playouts(rules, number, data):
-    board = deal_board(rules.variant, number)
-    for _ in range(40):
+    for board in drawn_playout(deal_board(rules.variant, number), rules, data):
         assert_tokens_round_trip(board, rules)
-        moves = legal_moves(board, rules)
-        if not moves:
-            break
-        home = [m for m in moves if m.kind == TO_FOUNDATION]
-        if home and data.draw(st.booleans(), label="home first"):
-            moves = home
-        board = apply_move(board, moves[data.draw(st.integers(0, len(moves) - 1), label="move")], rules)
 
 
 def test_returns_read_back_in_milligan_with_equal_and_unequal_foundations():
