@@ -100,7 +100,9 @@ class Budget:
     def catching_ctrl_c(self):
         """While searching, Ctrl-C only sets a flag the search reads between chunks (so it
         stops within a chunk, about CHUNK_SECONDS, with a clean unknown verdict)."""
-        if threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not threading.main_thread() or (
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # e.g. a batch worker
+        ):
             yield
             return
 
