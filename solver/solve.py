@@ -11,6 +11,7 @@ import numpy as np
 
 from solver import reference
 from solver.board import Board, check_board
+from solver.cards import KING, make_card
 from solver.engine import layout, moves, search, shortcut, table
 from solver.notation import final_position, solution_text
 from solver.reference import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
@@ -212,11 +213,20 @@ def solve(
     """Decide a position. A solved result's line has been replayed as a win on the
     reference engine; unsolvable only comes from an exhausted, untruncated search."""
     check_board(board, rules)
+    warm_up()
     limits = limits or Limits()
     budget = Budget(limits)
     packed = pack(board, rules)
     with budget.catching_ctrl_c():
         return decide(board, rules, packed, options, budget)
+
+
+@lru_cache(maxsize=1)
+def warm_up() -> None:
+    """Compile the kernels (or load them from the on-disk cache) once per process, on a
+    one-move position, so that no solve's time limit pays for it."""
+    one_card_left = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
+    decide(one_card_left, Rules(), pack(one_card_left, Rules()), moves.ALL_REDUCTIONS, Budget(Limits()))
 
 
 def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Budget) -> Result:
