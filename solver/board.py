@@ -45,9 +45,6 @@ class Board:
         cards = self.columns[column]
         return cards[-1] if cards else None
 
-    def is_face_up(self, column: int, index: int) -> bool:
-        return index >= self.face_down_counts[column]
-
     def to_text(self) -> str:
         lines = [column_text(cards, down) for cards, down in zip(self.columns, self.face_down_counts)]
         lines.append("Foundations: " + " ".join(foundation_entries(self.foundations)))

@@ -47,10 +47,6 @@ def face_up_positions(board: Board, column: int, card: int) -> list[int]:
     return [i for i in range(board.face_down_counts[column], len(cards)) if cards[i] == card]
 
 
-def split_solution(text: str) -> list[str]:
-    return text.split()
-
-
 def parse_token(token: str, board: Board) -> Move:
     """The move a token names in ``board``. Unreadable: YukonError; names something that is
     not there (a missing column, a card not face up): IllegalMove. Legality against the
