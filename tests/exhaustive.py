@@ -67,3 +67,25 @@ def exhaustive_search(
 
 def exhaustive_verdict(board: Board, rules: Rules, max_states: int = 200_000, symmetric: bool = True) -> str:
     return exhaustive_search(board, rules, max_states, symmetric)[0]
+
+
+def shortest_win_length(board: Board, rules: Rules, max_states: int = 20_000) -> int | None:
+    """The fewest moves to a win (breadth-first), None if there is none; TooBig past
+    ``max_states`` positions."""
+    from collections import deque
+
+    seen = {visit_key(board)}
+    frontier = deque([(board, 0)])
+    while frontier:
+        position, distance = frontier.popleft()
+        if is_won(position):
+            return distance
+        for move in legal_moves(position, rules):
+            after = apply_move(position, move, rules)
+            key = visit_key(after)
+            if key not in seen:
+                if len(seen) >= max_states:
+                    raise TooBig
+                seen.add(key)
+                frontier.append((after, distance + 1))
+    return None

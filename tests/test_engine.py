@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search
+from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search, shortest_win_length
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -614,3 +614,35 @@ def test_kpat_yukon_172_is_solved():
     board = deal_board("yukon", 172, "kpat")
     result = checked_solve(board, YUKON, limits=Limits(max_nodes=20_000_000, time_limit=None))
     assert result.status == SOLVED
+
+
+# --- --minimal: IDA* lines against breadth-first search ---------------------------------------
+
+
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if r.variant != "milligan"], ids=lambda r: r.label())
+def test_minimal_lines_are_shortest(rules):
+    """A line reported proven minimal is exactly as long as the shortest win found by a
+    breadth-first reference search; any solved line is at least that long."""
+    proven = Counter()
+
+    @settings(max_examples=25, phases=NO_SHRINK, **SETTINGS)
+    @given(small_positions(rules, 6, 9))
+    def check(board):
+        try:
+            shortest = shortest_win_length(board, rules, max_states=5_000)
+        except TooBig:
+            return
+        result = checked_solve(
+            board, rules, limits=Limits(max_nodes=2_000_000, time_limit=None, minimal=True)
+        )
+        if shortest is None:
+            assert result.status == UNSOLVABLE
+            return
+        assert result.status == SOLVED
+        assert result.solution_length >= shortest
+        if result.proven_minimal:
+            proven[True] += 1
+            assert result.solution_length == shortest
+
+    check()
+    assert proven[True] > 0
