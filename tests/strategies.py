@@ -17,6 +17,7 @@ Also ``unpack``, the inverse of ``solver.solve.pack``, to compare engine states 
 
 import random
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from solver.board import Board, check_board
@@ -64,6 +65,16 @@ def playout(board: Board, rules: Rules, rng: random.Random, steps: int, foundati
             return
         board = apply_move(board, move, rules)
         yield board
+
+
+# Settings of the property tests that walk drawn playouts: deterministic, no time limit.
+PLAYOUT_SETTINGS = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=30,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def drawn_playout(board: Board, rules: Rules, data, steps: int = 40):

@@ -3,9 +3,9 @@
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import drawn_playout
+from strategies import PLAYOUT_SETTINGS, drawn_playout
 
 from solver.board import Board, board_from_json, check_board, parse_board, read_board
 from solver.cards import card_text, full_deck, make_card, parse_card
@@ -74,13 +74,7 @@ def test_openings_round_trip(variant, numbering):
         assert_round_trips(deal_board(variant, number, numbering), Rules(variant))
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=30,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@PLAYOUT_SETTINGS
 @given(rules=st.sampled_from(RULE_SETS), number=st.integers(1, 10**20), data=st.data())
 def test_positions_along_playouts_round_trip(rules, number, data):
     for board in drawn_playout(deal_board(rules.variant, number), rules, data):

@@ -4,9 +4,9 @@
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import drawn_playout
+from strategies import PLAYOUT_SETTINGS, drawn_playout
 
 from solver.board import Board, parse_board
 from solver.cards import card_text, full_deck, parse_card
@@ -79,13 +79,7 @@ def parse_board_loose(columns: list[str]) -> list[list[int]]:
 # --- round trips along playouts --------------------------------------------------------------
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=30,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@PLAYOUT_SETTINGS
 @given(rules=st.sampled_from(RULE_SETS), number=st.integers(1, 10**20), data=st.data())
 def test_every_legal_move_token_reads_back_along_playouts(rules, number, data):
     for board in drawn_playout(deal_board(rules.variant, number), rules, data):
