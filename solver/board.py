@@ -139,6 +139,11 @@ def parse_foundations(words: list[str], where: str, rules: Rules) -> tuple[int, 
             raise YukonError(f"foundation entry {word!r} is not SUIT-RANK {where}")
         suit = parse_suit(suit_text, where)
         per_suit[suit].append(0 if rank_text == "0" else parse_rank(rank_text, where))
+    return slot_heights(per_suit, rules, where)
+
+
+def slot_heights(per_suit: dict[int, list[int]], rules: Rules, where: str) -> tuple[int, ...]:
+    """Foundation heights by slot from the heights listed per suit (slot ``suit + 4 * copy``)."""
     heights = [0] * rules.foundation_count
     for suit, suit_heights in per_suit.items():
         if len(suit_heights) > rules.decks:
@@ -191,15 +196,13 @@ def board_from_json(data, rules: Rules) -> Board:
             up = [parse_card(text, where) for text in column.get("face_up", [])]
             columns.append(tuple(down + up))
             face_down_counts.append(len(down))
-        heights = [0] * rules.foundation_count
+        per_suit: dict[int, list[int]] = {}
         for suit_text, suit_heights in data.get("foundations", {}).items():
-            suit = parse_suit(suit_text, "in foundations")
-            if len(suit_heights) > rules.decks:
-                raise YukonError(f"{len(suit_heights)} foundations of suit {suit_text} in foundations")
-            for copy, height in enumerate(suit_heights):
+            for height in suit_heights:
                 if not isinstance(height, int) or not 0 <= height <= KING:
                     raise YukonError(f"foundation height {height!r} of suit {suit_text} is not 0..13")
-                heights[suit + 4 * copy] = height
+            per_suit[parse_suit(suit_text, "in foundations")] = list(suit_heights)
+        heights = slot_heights(per_suit, rules, "in foundations")
         stock = tuple(parse_card(text, "in stock") for text in data.get("stock", []))
     except (KeyError, TypeError, AttributeError) as error:
         raise YukonError(f"board JSON is malformed: {error!r}") from None
