@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from strategies import (
     RULE_IDS,
     RULE_SETS,
-    built_positions,
     cards_off_foundations,
     dead_positions,
     deal_numbers,
@@ -60,7 +59,6 @@ REDUCTIONS = {
     "whole_column_to_empty": moves.WHOLE_COLUMN_TO_EMPTY,
     "first_empty_only": moves.FIRST_EMPTY_ONLY,
     "hopeless": moves.HOPELESS,
-    "stay_on_parent": moves.STAY_ON_PARENT,
 }
 
 rules_sets = pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
@@ -449,89 +447,6 @@ def test_safe_foundation_fires():
     assert len(engine_move_list(stocked, MILLIGAN, moves.SAFE_FOUNDATION)) == len(
         legal_moves(stocked, MILLIGAN)
     )
-
-
-def test_stay_on_parent_fires():
-    # 7S rests on 8D, a card it builds on; its one other landing card is 8H.
-    waiting = filled_board(YUKON, {"S": [6], "H": [7], "D": [5]}, ["8H", "8D 7S 6D"])
-    swap = Move(reference.TABLEAU, 1, 0, parse_card("7S"), 2)
-    assert swap in engine_move_list(waiting, YUKON, 0)
-    reduced = engine_move_list(waiting, YUKON, moves.STAY_ON_PARENT)
-    assert swap not in reduced and len(reduced) == len(legal_moves(waiting, YUKON)) - 1
-    # Once 8D could go to its foundation, the move that uncovers it is kept.
-    ready = filled_board(YUKON, {"S": [6], "H": [7], "D": [7]}, ["8H", "8D 7S"])
-    assert Move(reference.TABLEAU, 1, 0, parse_card("7S")) in engine_move_list(
-        ready, YUKON, moves.STAY_ON_PARENT
-    )
-    # With two decks the rule is off.
-    stacked = filled_board(MILLIGAN, {"S": [6, 6], "H": [7, 7], "D": [5, 5]}, ["8H", "8D 7S 6D"])
-    assert len(engine_move_list(stacked, MILLIGAN, moves.STAY_ON_PARENT)) == len(
-        legal_moves(stacked, MILLIGAN)
-    )
-
-
-# Won only by moving 7S (with 6H) from 8D onto 8H so that 8D goes up and uncovers 5H: the
-# one move off a natural parent STAY_ON_PARENT must keep (8D is ready for its foundation).
-PARENT_NEEDED_HOME = """\
-8H
-<5H> 8D 7S 6H
-KS QD JS TD
-KD QS JD TS 9D 8S 7H
-KH
-9S QH JH TH 9H
--
-Foundations: S-6 H-4 D-7 C-K
-"""
-
-
-def test_stay_on_parent_keeps_a_needed_uncovering():
-    board = parse_board(PARENT_NEEDED_HOME, YUKON)
-    assert exhaustive_search(board, YUKON, 10_000)[0] == SOLVED
-    for options in (moves.STAY_ON_PARENT, moves.ALL_REDUCTIONS):
-        result = checked_solve(board, YUKON, options)
-        assert result.status == SOLVED and "2>1:7S" in result.solution.split()
-
-
-@pytest.mark.parametrize("rules", [r for r in RULE_SETS if r.variant == "yukon"], ids=lambda r: r.label())
-def test_stay_on_parent_keeps_verdicts_and_shortest_lines(rules):
-    """On positions built mostly in sequence, where the rule drops moves at the start:
-    verdicts equal the exhaustive search's, and proven-minimal lines its shortest win."""
-    seen = Counter()
-
-    # With foundation return the positions are smaller and the searches slower.
-    @settings(max_examples=80 if rules.foundation_return else 600, phases=NO_SHRINK, **SETTINGS)
-    @given(built_positions(rules, *((8, 11) if rules.foundation_return else (10, 20))))
-    def check(board):
-        full = engine_moves(pack(board, rules))
-        if len(engine_moves(pack(board, rules), moves.STAY_ON_PARENT)) == len(full):
-            event("nothing dropped at the start")
-            return
-        try:
-            expected = exhaustive_search(board, rules, 4000)[0]
-        except TooBig:
-            event("too big for the exhaustive search")
-            return
-        seen[expected] += 1
-        for options in (moves.STAY_ON_PARENT, moves.ALL_REDUCTIONS):
-            assert checked_solve(board, rules, options).status == expected, board.to_text()
-        if expected == SOLVED and len(cards_in_play(board)) <= 12:
-            try:
-                shortest = shortest_win_length(board, rules, 20_000)
-            except TooBig:
-                return
-            result = checked_solve(
-                board, rules, limits=Limits(max_nodes=2_000_000, time_limit=None, minimal=True)
-            )
-            if result.proven_minimal:
-                seen["proven minimal"] += 1
-                assert result.solution_length == shortest, board.to_text()
-
-    check()
-    assert seen[SOLVED] > 0 and seen["proven minimal"] > 0, seen
-
-
-def cards_in_play(board: Board) -> list[int]:
-    return [card for column in board.columns for card in column]
 
 
 # A position where every move of a King is into an empty column, by each kind.

@@ -36,25 +36,6 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     positions reached through the others differ only in column order.
     Both hold only while no stock is left: a stock deal puts its cards on columns 1, 2, ...
     in turn, so with stock left the order of the columns matters (and the key keeps it).
-STAY_ON_PARENT (one deck, alternating colours): a card X resting face up on a card P it
-    builds on (a *natural parent*) moves off P only when P could go to its foundation next.
-    X's only other landing card is P's twin P' (same rank and colour, other suit), so such
-    a move only carries X's packet from P onto P'. Why no win is lost: in Yukon any packet
-    moves as a whole, so a parent with a packet on it can do everything a bare one can --
-    lead a packet, be carried, take no landing a twin could not take instead -- except go
-    to a foundation. Call two positions *related* when they differ only in that the
-    packets above P and P' are exchanged. Every move of one has a counterpart in the other
-    that keeps them related or makes them equal: a packet inside either stack, P or P'
-    leading a packet, a landing on a stack's top (a bare P takes what the bare P' would),
-    a card back from a foundation; only a foundation move of P (or P') needs the stack
-    on it carried over to its twin first, and that move is allowed since P is then ready
-    for its foundation. So from a position where a shortest win starts with a forbidden
-    move, following the related position's shortest win (which, by induction on the
-    distance to the win, may be taken to start with an allowed move) gives a win from
-    here no longer than the shortest, starting with an allowed move: the search still
-    finds a win, and IDA* still finds a shortest one. Off with two decks (X then has two
-    more parents, and a parent's copy may be ready for its foundation where the other is
-    not); in russian a card has one parent, so nothing is dropped.
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     move again gets no moves.
 """
@@ -64,7 +45,6 @@ import numpy as np
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CAPACITY,
-    CARD_COUNT,
     COLUMNS,
     FACE_DOWN,
     FOUNDATION_COUNT,
@@ -83,8 +63,8 @@ TURNED = 1 << 25
 MAX_MOVES = 512
 
 # options bits: which reductions are on
-SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, STAY_ON_PARENT = 1, 2, 4, 8, 16
-ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | STAY_ON_PARENT
+SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS = 1, 2, 4, 8
+ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS
 
 
 @kernel
@@ -230,8 +210,6 @@ def generate_moves(state, params, options, moves, scores):
     same_suit = params[SAME_SUIT]
     if stock_left(state, params) > 0:
         options &= ~(WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY)
-    if params[CARD_COUNT] != 52:
-        options &= ~STAY_ON_PARENT
     first_empty = -1
     empty_columns = 0
     for column in range(column_count):
@@ -251,10 +229,6 @@ def generate_moves(state, params, options, moves, scores):
                 continue
             if index == 0 and (options & WHOLE_COLUMN_TO_EMPTY):
                 targets &= ~empty_columns
-            if (options & STAY_ON_PARENT) and index > face_down:
-                below = state[source * capacity + index - 1]
-                if builds_on(card, below, same_suit) and foundation_slot_for(state, params, below) < 0:
-                    continue
             for target in range(column_count):
                 if not (targets >> target) & 1:
                     continue
