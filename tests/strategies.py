@@ -9,6 +9,8 @@ Two sources of positions:
 * ``small_positions``: mid-game positions built directly: 8-20 cards left on the table
   (or in the milligan stock), the rest on foundations with consistent heights, columns of
   random lengths (some empty), some cards face down. Small enough for ``exhaustive``.
+* ``built_positions``: small positions whose columns are mostly built in sequence (a card
+  lies on a card it builds on), so that cards often have a choice of parents.
 * ``dead_positions``: small positions that are lost by construction (a card pinned above
   everything it needs), so that samples hold unsolvable positions of every rule set.
 
@@ -195,6 +197,26 @@ def small_positions(
         deal_out(rules, cards_off_foundations(heights), stock, max_face_down, empty_columns=empty_columns)
     )
     board = Board(columns, face_down_counts, heights, stock_cards)
+    check_board(board, rules)
+    return board
+
+
+@st.composite
+def built_positions(draw, rules: Rules, min_cards: int = 10, max_cards: int = 20, max_face_down: int = 5):
+    """A position with ``min_cards..max_cards`` cards off the foundations, dealt card by
+    card onto the columns, most often onto a column whose last card it builds on."""
+    heights = draw(foundation_heights(rules, draw(st.integers(min_cards, max_cards))))
+    columns = [[] for _ in range(rules.column_count)]
+    for card in draw(st.permutations(cards_off_foundations(heights))):
+        parents = [column for column in columns if column and builds_on(card, column[-1], rules)]
+        if parents and draw(st.integers(0, 9)) < 7:
+            draw(st.sampled_from(parents)).append(card)
+        else:
+            draw(st.sampled_from(columns)).append(card)
+    face_down_counts = tuple(
+        draw(st.integers(0, min(len(column) - 1, max_face_down))) if column else 0 for column in columns
+    )
+    board = Board(tuple(tuple(column) for column in columns), face_down_counts, heights, ())
     check_board(board, rules)
     return board
 

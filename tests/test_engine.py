@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from strategies import (
     RULE_IDS,
     RULE_SETS,
+    built_positions,
     cards_off_foundations,
     dead_positions,
     deal_numbers,
@@ -311,8 +312,9 @@ MAX_STATES = {"yukon": 1500, "russian": 1500, "milligan": 600}
 
 
 def verdict_positions(rules: Rules):
-    """Small positions, plus positions unsolvable by construction, sized for the exhaustive
-    search: two decks with eight columns (and a stock) make far more positions per card.
+    """Small positions (some built mostly in sequence), plus positions unsolvable by
+    construction, sized for the exhaustive search: two decks with eight columns (and a
+    stock) make far more positions per card.
     With foundation return a complete suit's King comes back into any empty column and
     brings its suit along, so there the positions are smaller, without empty columns, and
     the dead ones keep every King buried."""
@@ -321,10 +323,12 @@ def verdict_positions(rules: Rules):
     if rules.foundation_return:
         return st.one_of(
             small_positions(rules, 8, 10 if two_decks else 12, empty_columns=False),
+            built_positions(rules, 8, 10 if two_decks else 11),
             dead_positions(rules, max_cards=12, bury_kings=True, lowest_rank=lowest_rank),
         )
     return st.one_of(
         small_positions(rules, 8, 12 if two_decks else 20),
+        built_positions(rules, 8, 12 if two_decks else 20),
         dead_positions(rules, max_cards=12 if two_decks else 16, lowest_rank=lowest_rank),
     )
 
@@ -607,6 +611,14 @@ def test_russian_deal_lost_by_design():
 
 
 # --- 7. a deal KPat's solver gets wrong -------------------------------------------------------
+
+
+def test_kpat_yukon_47_is_solved():
+    """Won only by moving 7D off 8S, a card it builds on, onto 8C, so that 6S (below 8S) can
+    later carry 8S onto the 7D. A tried reduction that kept cards on their parents unless
+    the parent could go home next called this deal lost."""
+    result = checked_solve(deal_board("yukon", 47, "kpat"), YUKON)
+    assert result.status == SOLVED
 
 
 def test_kpat_yukon_172_is_solved():
