@@ -245,20 +245,28 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
     return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
 
 
-# Iterative broadening: (branch limit, nodes) of the probes run before the full search.
-PROBES = ((1, 100_000), (2, 2_000_000), (3, 8_000_000))
+# Probes run before the full search: (branch limit, nodes, guesses added to the options).
+PROBES = (
+    (1, 100_000, moves.KEEP_BUILDS),
+    (2, 2_000_000, moves.KEEP_BUILDS),
+    (3, 4_000_000, moves.KEEP_BUILDS),
+    (3, 8_000_000, 0),
+)
 
 
 def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int, int]:
     """Depth-first search for a win. Probes that follow only the best 1, 2, 3 moves of
-    each position (fresh tables, bounded nodes) find most wins far sooner than the full
+    each position (fresh tables, bounded nodes), the first three also leaving built cards
+    on their parents (``moves.KEEP_BUILDS``), find most wins far sooner than the full
     search, whose first wrong turn can hold it for millions of positions; the full search
     then runs with all that is left of the budget. A probe that is exhausted without ever
     cutting a move list has searched everything, so its verdict stands. Returns the
     deciding search, its status and the peak table entries of all."""
     peak = 0
-    for branch_limit, node_cap in PROBES:
-        probe = Search(copy_packed(packed), search.DFS, options, 0, budget.limits.memory_bytes, branch_limit)
+    for branch_limit, node_cap, guesses in PROBES:
+        probe = Search(
+            copy_packed(packed), search.DFS, options | guesses, 0, budget.limits.memory_bytes, branch_limit
+        )
         status = probe.run(budget, node_cap)
         peak = max(peak, probe.peak_entries)
         if status == search.SOLVED or (status == search.EXHAUSTED and not probe.truncated) or budget.spent:

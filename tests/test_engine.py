@@ -615,10 +615,25 @@ def test_russian_deal_lost_by_design():
 
 def test_kpat_yukon_47_is_solved():
     """Won only by moving 7D off 8S, a card it builds on, onto 8C, so that 6S (below 8S) can
-    later carry 8S onto the 7D. A tried reduction that kept cards on their parents unless
-    the parent could go home next called this deal lost."""
-    result = checked_solve(deal_board("yukon", 47, "kpat"), YUKON)
-    assert result.status == SOLVED
+    later carry 8S onto the 7D. KEEP_BUILDS drops that move: tried as a reduction it
+    called this deal lost; as the guess it is, it can only leave the deal unknown."""
+    board = deal_board("yukon", 47, "kpat")
+    assert checked_solve(board, YUKON).status == SOLVED
+    guessing = checked_solve(board, YUKON, moves.ALL_REDUCTIONS | moves.KEEP_BUILDS)
+    assert guessing.status == UNKNOWN
+
+
+def test_keep_builds_drops_moves_off_parents_until_the_parent_can_go_home():
+    # 7S rests on 8D, a card it builds on; its one other landing card is 8H.
+    waiting = filled_board(YUKON, {"S": [6], "H": [7], "D": [5]}, ["8H", "8D 7S 6D"])
+    swap = Move(reference.TABLEAU, 1, 0, parse_card("7S"), 2)
+    assert swap in engine_move_list(waiting, YUKON, 0)
+    guessed = engine_move_list(waiting, YUKON, moves.KEEP_BUILDS)
+    assert swap not in guessed and len(guessed) == len(legal_moves(waiting, YUKON)) - 1
+    # Once 8D could go to its foundation, the move that uncovers it is kept.
+    ready = filled_board(YUKON, {"S": [6], "H": [7], "D": [7]}, ["8H", "8D 7S"])
+    uncover = Move(reference.TABLEAU, 1, 0, parse_card("7S"))
+    assert uncover in engine_move_list(ready, YUKON, moves.KEEP_BUILDS)
 
 
 def test_kpat_yukon_172_is_solved():

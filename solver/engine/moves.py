@@ -38,6 +38,12 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     move again gets no moves.
+
+KEEP_BUILDS is not a reduction but a guess, for probes only (a search with it on marks
+itself truncated, so it never proves a position lost): a card lying face up on a card it
+builds on is not moved off it unless that card could go to its foundation next. Most wins
+survive it and its search space is far smaller, but some need such a move: in KPat's deal
+47, 7D leaves 8S for 8C so that 6S can later carry 8S onto the 7D (a test pins it).
 """
 
 import numpy as np
@@ -65,6 +71,7 @@ MAX_MOVES = 512
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS = 1, 2, 4, 8
 ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS
+KEEP_BUILDS = 16  # a probe heuristic, not a reduction
 
 
 @kernel
@@ -229,6 +236,10 @@ def generate_moves(state, params, options, moves, scores):
                 continue
             if index == 0 and (options & WHOLE_COLUMN_TO_EMPTY):
                 targets &= ~empty_columns
+            if (options & KEEP_BUILDS) and index > face_down:
+                below = state[source * capacity + index - 1]
+                if builds_on(card, below, same_suit) and foundation_slot_for(state, params, below) < 0:
+                    continue
             for target in range(column_count):
                 if not (targets >> target) & 1:
                     continue

@@ -21,6 +21,7 @@ from solver.engine.jit import kernel
 from solver.engine.layout import CARD_COUNT, COLUMNS, position_key, stock_left
 from solver.engine.moves import (
     HOPELESS,
+    KEEP_BUILDS,
     TO_FOUNDATION,
     apply_move,
     cards_home,
@@ -52,6 +53,7 @@ def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit
     control[LIMIT] = limit
     control[GROW_AT] = grow_at
     control[NEXT_LIMIT] = np.iinfo(np.int64).max
+    control[TRUNCATED] = options & KEEP_BUILDS != 0  # a guess drops moves: no proofs
     return control
 
 
