@@ -263,9 +263,14 @@ def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int
     cutting a move list has searched everything, so its verdict stands. Returns the
     deciding search, its status and the peak table entries of all."""
     peak = 0
+    previous = None
     for branch_limit, node_cap, guesses in PROBES:
+        probe_options = options | (guesses if guessing_matters(packed.params) else 0)
+        if (branch_limit, probe_options) == previous:
+            continue
+        previous = branch_limit, probe_options
         probe = Search(
-            copy_packed(packed), search.DFS, options | guesses, 0, budget.limits.memory_bytes, branch_limit
+            copy_packed(packed), search.DFS, probe_options, 0, budget.limits.memory_bytes, branch_limit
         )
         status = probe.run(budget, node_cap)
         peak = max(peak, probe.peak_entries)
@@ -274,6 +279,13 @@ def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int
     full = Search(packed, search.DFS, options, 0, budget.limits.memory_bytes)
     status = full.run(budget)
     return full, status, max(peak, full.peak_entries)
+
+
+def guessing_matters(params: np.ndarray) -> bool:
+    """KEEP_BUILDS only drops moves of cards with more than one card to build on: never in
+    one-deck russian, where a card builds on one card only (its probes would merely repeat
+    the plain ones)."""
+    return not (params[layout.SAME_SUIT] and params[layout.CARD_COUNT] == 52)
 
 
 def copy_packed(packed: Packed) -> Packed:
