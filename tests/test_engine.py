@@ -95,7 +95,7 @@ def is_hopeless(board: Board, rules: Rules) -> bool:
 
 def keys(packed) -> tuple[int, int]:
     p = packed
-    return tuple(int(layout.position_key(p.state, p.params, p.zobrist, p.column_keys, k)) for k in (0, 1))
+    return tuple(int(key) for key in layout.position_keys(p.state, p.params, p.zobrist, p.column_keys))
 
 
 def live_state(packed):

@@ -96,29 +96,40 @@ def stock_left(state, params):
 
 
 @kernel
-def position_key(state, params, zobrist, column_keys, k):
-    """Key ``k`` (0 or 1) of the position. While stock is left, column order matters (a
-    deal puts its cards on columns 1, 2, ... in turn), so each column's hash is salted with
-    its number; once the stock is empty the key ignores column order."""
-    return salted_key(state, params, zobrist, column_keys, k, stock_left(state, params) > 0)
+def position_keys(state, params, zobrist, column_keys):
+    """The position's two keys. While stock is left, column order matters (a deal puts its
+    cards on columns 1, 2, ... in turn), so each column's hash is salted with its number;
+    once the stock is empty the keys ignore column order."""
+    return keys_of(state, params, zobrist, column_keys, stock_left(state, params) > 0)
 
 
 @kernel
-def ordered_key(state, params, zobrist, column_keys, k):
-    """Key ``k`` of the position with its column order: equal only for identical positions."""
-    return salted_key(state, params, zobrist, column_keys, k, True)
+def ordered_keys(state, params, zobrist, column_keys):
+    """The two keys of the position with its column order: equal only for identical
+    positions."""
+    return keys_of(state, params, zobrist, column_keys, True)
 
 
 @kernel
-def salted_key(state, params, zobrist, column_keys, k, ordered):
-    key = np.uint64(0)
+def keys_of(state, params, zobrist, column_keys, ordered):
+    first = np.uint64(0)
+    second = np.uint64(0)
+    salt_at = params[ZOBRIST_COLUMNS]
     for column in range(params[COLUMNS]):
-        column_hash = column_keys[k, column]
+        first_hash = column_keys[0, column]
+        second_hash = column_keys[1, column]
         if ordered:
-            column_hash ^= zobrist[k, params[ZOBRIST_COLUMNS] + column]
-        key += mix(column_hash)
+            first_hash ^= zobrist[0, salt_at + column]
+            second_hash ^= zobrist[1, salt_at + column]
+        first += mix(first_hash)
+        second += mix(second_hash)
+    heights_at = params[FOUNDATIONS]
     for slot in range(params[FOUNDATION_COUNT]):
-        key += zobrist[k, params[ZOBRIST_FOUNDATIONS] + slot * 14 + state[params[FOUNDATIONS] + slot]]
+        entry = params[ZOBRIST_FOUNDATIONS] + slot * 14 + state[heights_at + slot]
+        first += zobrist[0, entry]
+        second += zobrist[1, entry]
     if params[STOCK_SIZE] > 0:
-        key += zobrist[k, params[ZOBRIST_STOCK] + state[params[STOCK_NEXT]]]
-    return key
+        entry = params[ZOBRIST_STOCK] + state[params[STOCK_NEXT]]
+        first += zobrist[0, entry]
+        second += zobrist[1, entry]
+    return first, second

@@ -18,7 +18,7 @@ at which a position was expanded, and a position reached again no shorter is ski
 import numpy as np
 
 from solver.engine.jit import kernel
-from solver.engine.layout import CARD_COUNT, COLUMNS, position_key, stock_left
+from solver.engine.layout import CARD_COUNT, COLUMNS, position_keys, stock_left
 from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
@@ -89,8 +89,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     if cards_home(state, params) == params[CARD_COUNT]:
         control[STATUS] = SOLVED
         return
-    first = position_key(state, params, zobrist, column_keys, 0)
-    second = position_key(state, params, zobrist, column_keys, 1)
+    first, second = position_keys(state, params, zobrist, column_keys)
     probe(entries, counters, first, second, 0)
     if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
         counts[0] = 0
@@ -139,8 +138,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
             control[TRUNCATED] = 1
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        first = position_key(state, params, zobrist, column_keys, 0)
-        second = position_key(state, params, zobrist, column_keys, 1)
+        first, second = position_keys(state, params, zobrist, column_keys)
         if probe(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue

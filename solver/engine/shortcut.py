@@ -9,7 +9,7 @@ engine like any line, so a false match could only ever raise, never be reported.
 import numpy as np
 
 from solver.engine.jit import kernel
-from solver.engine.layout import ordered_key
+from solver.engine.layout import ordered_keys
 from solver.engine.moves import MAX_MOVES, TURNED, apply_move, generate_moves, undo_move
 
 
@@ -19,12 +19,10 @@ def line_keys(state, params, zobrist, column_keys, line, keys):
     then return the state to where it started."""
     count = line.shape[0]
     applied = np.empty(count, dtype=np.int32)
-    for k in range(2):
-        keys[0, k] = ordered_key(state, params, zobrist, column_keys, k)
+    keys[0, 0], keys[0, 1] = ordered_keys(state, params, zobrist, column_keys)
     for i in range(count):
         applied[i] = apply_move(state, params, zobrist, column_keys, line[i] & ~TURNED)
-        for k in range(2):
-            keys[i + 1, k] = ordered_key(state, params, zobrist, column_keys, k)
+        keys[i + 1, 0], keys[i + 1, 1] = ordered_keys(state, params, zobrist, column_keys)
     for i in range(count - 1, -1, -1):
         undo_move(state, params, zobrist, column_keys, applied[i])
 
@@ -64,12 +62,8 @@ def shortcut_line(state, params, zobrist, column_keys, line, shortened):
         best_index = index + 1
         for i in range(max(generate_moves(state, params, 0, moves, scores), 0)):
             made = apply_move(state, params, zobrist, column_keys, moves[i])
-            reached = find_position(
-                keys,
-                order,
-                ordered_key(state, params, zobrist, column_keys, 0),
-                ordered_key(state, params, zobrist, column_keys, 1),
-            )
+            first, second = ordered_keys(state, params, zobrist, column_keys)
+            reached = find_position(keys, order, first, second)
             undo_move(state, params, zobrist, column_keys, made)
             if reached > best_index:
                 best_move = moves[i]
