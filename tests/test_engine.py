@@ -60,6 +60,7 @@ REDUCTIONS = {
     "whole_column_to_empty": moves.WHOLE_COLUMN_TO_EMPTY,
     "first_empty_only": moves.FIRST_EMPTY_ONLY,
     "hopeless": moves.HOPELESS,
+    "kings_keep_packets": moves.KINGS_KEEP_PACKETS,
 }
 
 rules_sets = pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
@@ -621,6 +622,26 @@ def test_kpat_yukon_47_is_solved():
     assert checked_solve(board, YUKON).status == SOLVED
     guessing = checked_solve(board, YUKON, moves.ALL_REDUCTIONS | moves.KEEP_BUILDS)
     assert guessing.status == UNKNOWN
+
+
+def test_kings_keep_packets_fires():
+    # QS (with JH) lies on KH, the lowest face-up card of its column; KD is bare and free.
+    board = filled_board(YUKON, {"S": [11], "H": [10], "D": [12]}, ["KH QS JH", "KD", "KS QH"])
+    swap = Move(reference.TABLEAU, 0, 1, parse_card("QS"), 2)
+    assert swap in engine_move_list(board, YUKON, 0)
+    reduced = engine_move_list(board, YUKON, moves.KINGS_KEEP_PACKETS)
+    assert swap not in reduced and len(reduced) == len(legal_moves(board, YUKON)) - 1
+    # Kept once KH could go to its foundation, and with two decks.
+    ready = filled_board(YUKON, {"S": [11], "H": [12], "D": [12]}, ["KH QS", "KD", "KS"])
+    assert Move(reference.TABLEAU, 0, 1, parse_card("QS")) in engine_move_list(
+        ready, YUKON, moves.KINGS_KEEP_PACKETS
+    )
+    two_decks = filled_board(
+        MILLIGAN, {"S": [11, 13], "H": [10, 13], "D": [12, 13]}, ["KH QS JH", "KD", "KS QH"]
+    )
+    assert len(engine_move_list(two_decks, MILLIGAN, moves.KINGS_KEEP_PACKETS)) == len(
+        legal_moves(two_decks, MILLIGAN)
+    )
 
 
 def test_keep_builds_drops_moves_off_parents_until_the_parent_can_go_home():

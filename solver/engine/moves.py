@@ -38,6 +38,26 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     move again gets no moves.
+KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
+    column. A packet lying on a free King K is not moved onto the other King K' of K's
+    colour when K' is free and bare, unless K could go to its foundation next.
+    Why no win is lost: a King moves only into an empty column, where it is free again,
+    and nothing ever carries it (no face-up card lies beneath it), so a free King stays
+    free. Call two positions *related* when they differ only in that the packets on the
+    free Kings K and K' are exchanged. Every move of one has a counterpart in the other
+    that keeps them related or makes them equal: a move inside or out of either packet,
+    a landing on either packet's top (on a bare King a Queen lands on its bare twin
+    instead), a King leading its packet into an empty column; only K (or K') going to its
+    foundation needs the packet on it carried over to the bare twin first, and that move
+    is allowed since the King is then ready for its foundation. So from a position where
+    a shortest win starts with a skipped move (whose result is related to the position),
+    the related position's shortest win -- taken, by induction on the distance to the
+    win, to start with an allowed move, whose counterpart here is allowed too -- gives a
+    win from here that is no longer and starts with an allowed move: the search still finds
+    a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
+    cards other than Kings the same exchange is not safe, as a packet can later carry the
+    parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
+    decks (a Queen then has four Kings to lie on).
 
 KEEP_BUILDS is not a reduction but a guess, for probes only (a search with it on marks
 itself truncated, so it never proves a position lost): a card lying face up on a card it
@@ -51,6 +71,7 @@ import numpy as np
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CAPACITY,
+    CARD_COUNT,
     COLUMNS,
     FACE_DOWN,
     FOUNDATION_COUNT,
@@ -69,8 +90,8 @@ TURNED = 1 << 25
 MAX_MOVES = 512
 
 # options bits: which reductions are on
-SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS = 1, 2, 4, 8
-ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS
+SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
+ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS
 KEEP_BUILDS = 16  # a probe heuristic, not a reduction
 
 
@@ -217,6 +238,8 @@ def generate_moves(state, params, options, moves, scores):
     same_suit = params[SAME_SUIT]
     if stock_left(state, params) > 0:
         options &= ~(WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY)
+    if params[CARD_COUNT] != 52:
+        options &= ~KINGS_KEEP_PACKETS
     first_empty = -1
     empty_columns = 0
     for column in range(column_count):
@@ -236,6 +259,8 @@ def generate_moves(state, params, options, moves, scores):
                 continue
             if index == 0 and (options & WHOLE_COLUMN_TO_EMPTY):
                 targets &= ~empty_columns
+            if (options & KINGS_KEEP_PACKETS) and index == face_down + 1:
+                targets &= ~kings_to_skip(state, params, source, index, empty_columns)
             if (options & KEEP_BUILDS) and index > face_down:
                 below = state[source * capacity + index - 1]
                 if builds_on(card, below, same_suit) and foundation_slot_for(state, params, below) < 0:
@@ -285,6 +310,26 @@ def generate_moves(state, params, options, moves, scores):
         count += 1
     sort_by_score(moves, scores, count)
     return count
+
+
+@kernel
+def kings_to_skip(state, params, source, index, empty_columns):
+    """KINGS_KEEP_PACKETS: the columns a packet lying on a free King must not move to (see
+    the module docstring): the other free King of its colour, unless the King it lies on
+    could go to its foundation next."""
+    capacity = params[CAPACITY]
+    king = state[source * capacity + index - 1]
+    if rank_of(king) != 13 or foundation_slot_for(state, params, king) >= 0:
+        return 0
+    skip = 0
+    for target in range(params[COLUMNS]):
+        length = state[params[LENGTHS] + target]
+        if length == 0 or length - 1 != state[params[FACE_DOWN] + target] or target == source:
+            continue
+        other = state[target * capacity + length - 1]
+        if rank_of(other) == 13 and red(other) == red(king):
+            skip |= 1 << target
+    return skip
 
 
 @kernel
