@@ -77,14 +77,24 @@ def decode(move: int) -> Move:
     return Move(STOCK_DEAL, -1, -1, -1, size)
 
 
-def make_stack():
-    return (
-        np.zeros((MAX_DEPTH, moves.MAX_MOVES), dtype=np.int32),
-        np.zeros(MAX_DEPTH, dtype=np.int32),
-        np.zeros(MAX_DEPTH, dtype=np.int32),
-        np.zeros(MAX_DEPTH, dtype=np.int32),
-        np.zeros(moves.MAX_MOVES, dtype=np.int32),
-    )
+_thread_stacks = threading.local()
+
+
+def search_stack():
+    """The search stack (move lists, counts, next indices, applied moves, scores) of this
+    thread, made once (8 MB, which cost more to allocate than most solves take) and reused
+    by every search the thread runs one after another: a search starts at depth 0 and
+    writes every entry before it reads it, and ``Search.path`` copies what it returns."""
+    stack = getattr(_thread_stacks, "stack", None)
+    if stack is None:
+        stack = _thread_stacks.stack = (
+            np.zeros((MAX_DEPTH, moves.MAX_MOVES), dtype=np.int32),
+            np.zeros(MAX_DEPTH, dtype=np.int32),
+            np.zeros(MAX_DEPTH, dtype=np.int32),
+            np.zeros(MAX_DEPTH, dtype=np.int32),
+            np.zeros(moves.MAX_MOVES, dtype=np.int32),
+        )
+    return stack
 
 
 class Budget:
@@ -137,7 +147,7 @@ class Search:
         self.packed = packed
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
-        self.stack = make_stack()
+        self.stack = search_stack()
         self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit)
         self.peak_entries = 0
         p = packed

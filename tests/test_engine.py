@@ -614,6 +614,20 @@ def test_russian_deal_lost_by_design():
 # --- 7. a deal KPat's solver gets wrong -------------------------------------------------------
 
 
+def test_a_solve_does_not_depend_on_the_solves_before_it():
+    """Searches reuse their thread's stack arrays: what one leaves behind must not matter."""
+    first = deal_board("yukon", 4, "kpat")
+
+    def outcome(board):
+        result = checked_solve(board, YUKON)
+        return result.status, result.nodes, result.solution
+
+    alone = outcome(first)
+    for number in (20, 1, 47):
+        outcome(deal_board("yukon", number, "kpat"))
+    assert outcome(first) == alone
+
+
 def test_kpat_yukon_47_is_solved():
     """Won only by moving 7D off 8S, a card it builds on, onto 8C, so that 6S (below 8S) can
     later carry 8S onto the 7D. KEEP_BUILDS drops that move: tried as a reduction it
