@@ -403,6 +403,32 @@ def test_hopeless_fires_on_dead_positions(rules, data):
     assert checked_solve(board, rules, moves.HOPELESS).nodes == 0
 
 
+def test_reductions_keep_verdicts_near_winning_lines():
+    """Real positions, where an unsound reduction shows: a point on the winning line of a
+    random PySolFC deal, then a few random moves (which may lose the game). Verdicts with
+    every reduction and with none must agree. (With the parent-keeping guess of KEEP_BUILDS
+    taken as a reduction, this finds a position it calls lost that is won.)"""
+    rng = random.Random(1)
+    limits = Limits(max_nodes=1_500_000, time_limit=None)
+    seen = Counter()
+    for index in range(300):
+        rules = Rules("yukon", foundation_return=index % 3 == 2)
+        board = deal_board("yukon", rng.randint(1, 31999), "pysol")
+        won = solve(board, rules, Limits(max_nodes=2_000_000, time_limit=None))
+        if won.status != SOLVED:
+            continue
+        line = list(replay_tokens(board, won.solution.split(), rules))
+        position = line[rng.randint(0, len(line) - 1)][2]
+        *_, position = playout(position, rules, rng, rng.choice((0, 1, 2, 3, 5, 8)), 0.3)
+        reduced = checked_solve(position, rules, moves.ALL_REDUCTIONS, limits)
+        plain = checked_solve(position, rules, 0, limits)
+        if UNKNOWN in (reduced.status, plain.status):
+            continue
+        assert reduced.status == plain.status, f"{rules.label()}:\n{position.to_text()}"
+        seen[reduced.status] += 1
+    assert seen[SOLVED] > 100 and seen[UNSOLVABLE] > 0, seen
+
+
 # A yukon position that needs its 2H as a landing card: the packet [AS 4H] must go onto
 # it to uncover 5S, where the 4H then goes, freeing AS. Played home at once (as KPat
 # plays 2s), the 2H leaves AS under 4H for good: 4H needs 3H (under 5S) or a black 5.
