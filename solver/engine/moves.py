@@ -260,7 +260,7 @@ def generate_moves(state, params, options, moves, scores):
             if index == 0 and (options & WHOLE_COLUMN_TO_EMPTY):
                 targets &= ~empty_columns
             if (options & KINGS_KEEP_PACKETS) and index == face_down + 1:
-                targets &= ~kings_to_skip(state, params, source, index, empty_columns)
+                targets &= ~kings_to_skip(state, params, source, index)
             if (options & KEEP_BUILDS) and index > face_down:
                 below = state[source * capacity + index - 1]
                 if builds_on(card, below, same_suit) and foundation_slot_for(state, params, below) < 0:
@@ -313,7 +313,7 @@ def generate_moves(state, params, options, moves, scores):
 
 
 @kernel
-def kings_to_skip(state, params, source, index, empty_columns):
+def kings_to_skip(state, params, source, index):
     """KINGS_KEEP_PACKETS: the columns a packet lying on a free King must not move to (see
     the module docstring): the other free King of its colour, unless the King it lies on
     could go to its foundation next."""

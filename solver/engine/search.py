@@ -53,7 +53,7 @@ def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit
     control[LIMIT] = limit
     control[GROW_AT] = grow_at
     control[NEXT_LIMIT] = np.iinfo(np.int64).max
-    control[TRUNCATED] = options & KEEP_BUILDS != 0  # a guess drops moves: no proofs
+    control[TRUNCATED] = (options & KEEP_BUILDS) != 0  # a guess drops moves: no proofs
     return control
 
 
