@@ -403,6 +403,46 @@ def test_hopeless_fires_on_dead_positions(rules, data):
     assert checked_solve(board, rules, moves.HOPELESS).nodes == 0
 
 
+# QS, the lowest face-up card of column 6, needs KH exposed (KD lies beneath it), but QC lies
+# face up on KH and can go only onto KD or, after JC, home: JC lies beneath QS too.
+FACE_UP_BLOCKER = """\
+KS QH
+KC QD JS TD 9S 8H
+TH 9C 8D
+-
+-
+<KD> <JC> <7D> QS JD TS 9D
+KH QC JH TC 9H 8S
+Foundations: S-7 H-7 D-6 C-8
+"""
+
+
+def test_hopeless_follows_face_up_cards():
+    """The blocker QC is face up on a face-up King, so only following face-up cards (not
+    just those with nothing but face-down cards beneath) shows the position lost."""
+    board = parse_board(FACE_UP_BLOCKER, YUKON)
+    assert is_hopeless(board, YUKON)
+    assert checked_solve(board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS).status == UNSOLVABLE
+
+
+def test_no_position_on_a_winning_line_is_hopeless():
+    """Real deals of every rule set, solved without HOPELESS: the test must not call any
+    position of the line lost (off-suite, the same check passed on 177,000 positions)."""
+    checked = 0
+    for rules in RULE_SETS:
+        for number in range(1, 9 if rules.variant == "milligan" else 31):
+            board = deal_board(rules.variant, number, "pysol")
+            limits = Limits(max_nodes=300_000, time_limit=None)
+            won = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.HOPELESS, limits)
+            if won.status != SOLVED:
+                continue
+            for _token, _move, after in replay_tokens(board, won.solution.split(), rules):
+                assert not is_hopeless(board, rules), f"{rules.label()} deal {number}:\n{board.to_text()}"
+                board = after
+                checked += 1
+    assert checked > 5_000, checked
+
+
 def test_reductions_keep_verdicts_near_winning_lines():
     """Real positions, where an unsound reduction shows: a point on the winning line of a
     random PySolFC deal, then a few random moves (which may lose the game). Verdicts with
@@ -695,6 +735,14 @@ def test_keep_builds_drops_moves_off_parents_until_the_parent_can_go_home():
     ready = filled_board(YUKON, {"S": [6], "H": [7], "D": [7]}, ["8H", "8D 7S"])
     uncover = Move(reference.TABLEAU, 1, 0, parse_card("7S"))
     assert uncover in engine_move_list(ready, YUKON, moves.KEEP_BUILDS)
+
+
+def test_kpat_yukon_65_is_proved_lost_quickly():
+    """Lost: the search without HOPELESS needs 72.6 M positions to prove it (measured once);
+    following face-up blockers proves it in under a million."""
+    board = deal_board("yukon", 65, "kpat")
+    result = checked_solve(board, YUKON, limits=Limits(max_nodes=2_000_000, time_limit=None))
+    assert result.status == UNSOLVABLE
 
 
 def test_kpat_yukon_172_is_solved():

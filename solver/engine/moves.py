@@ -37,7 +37,7 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     Both hold only while no stock is left: a stock deal puts its cards on columns 1, 2, ...
     in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
-    move again gets no moves.
+    reach a foundation gets no moves.
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
     column. A packet lying on a free King K is not moved onto the other King K' of K's
     colour when K' is free and bare, unless K could go to its foundation next.

@@ -1,30 +1,39 @@
 """HOPELESS: recognising positions that can never be won, so the search stops there.
 
-Call a card *pinned* when every card beneath it is face down: the face-down cards and the
-lowest face-up card of each column. A pinned card's column position cannot change until it
-moves itself (a face-down card leads no packet, and rides only on a packet led from beneath
-it, which would be face down too). Every card must move at least once more before the game
-is won. A pinned card X can make its first move only
+The test over-estimates what can ever happen from a position and calls the position lost
+when even the over-estimate leaves a card off the foundations. For every card c in the
+columns it asks about three events, each meaning "at some time from now on":
 
-  (a) onto a parent (one rank higher, a card X builds on) exposed on another column: that
-      parent is not pinned, or is pinned and every pinned card above it has moved; with
-      foundation return off a parent already on a foundation never comes back;
-  (b) to a foundation, after one copy of every lower card of its suit got there: each such
-      card is on a foundation already, is not pinned, or is pinned and it and every pinned
-      card above it have moved;
-  (c) into an empty column, if X is a King.
+  exposed(c)  c is the exposed (top) card of its column;
+  leaves(c)   c parts from the card it now lies on (a bottom card: leaves its column);
+  home(c)     c goes to a foundation (a card already there is home).
 
-Mark pinned cards *movable* by these conditions, treating every card that is not pinned as
-free to go anywhere (an over-estimate), starting from none and repeating until nothing
-changes. In any win the pinned cards make their first moves in some order, and each one's
-condition then holds using only cards marked before it, so every pinned card gets marked.
-A pinned card left unmarked therefore proves the position lost.
+The first time each event happens in a line of play, these conditions hold, using only
+events that happened before it or in the same move (in the order listed):
 
-What is beneath a pinned card never changes until it moves, and a card that stops being
-pinned only frees things up, so (with foundation return off) a position becomes hopeless
-only through a move to a foundation, which takes a possible parent away; with it on, only
-the start can be hopeless. The search checks the root and the positions after foundation
-moves.
+  exposed(c)  c is exposed now, or leaves(d) for the card d now lying on c: nothing can be
+              put on c before c is exposed, so d lies on c until d leaves.
+  home(c)     exposed(c), and c is an Ace or some copy of the card below c in its suit is
+              home.
+  leaves(c)   c is face up, so a face-down c needs exposed(c) (a card turns only when it
+              is exposed), and c goes home, or c leads a packet onto a parent (a card c
+              builds on) exposed on another column, which needs exposed(parent) -- or, with
+              foundation return, the parent home, to come back -- or c is a King and a
+              column is empty: one is empty now, or leaves(b) for a card b now at the
+              bottom of a column (a column empties only when its bottom card leaves, and a
+              column's bottom card changes only after it was empty).
+
+Cards in the stock are treated as free: they may be exposed, leave and go home whenever
+needed. Starting from the events true now, derive events by these conditions until nothing
+changes. By induction on the time each event of a winning line happens, every one of them
+is derived; a win sends every card home, so a card whose home is not derived proves the
+position lost.
+
+Unlike a test that looks only at the cards beneath which everything is face down, this one
+also follows face-up cards: a card lying on a card it cannot build on, whose parents lie
+beneath it (face up or not), is as stuck as a face-down one. Any move can make a position
+hopeless (covering the only exposed parent of a card, filling the last empty column,
+sending a parent home), so the search checks every position it expands.
 """
 
 import numpy as np
@@ -40,116 +49,141 @@ from solver.engine.layout import (
     FOUNDATIONS,
     LENGTHS,
     SAME_SUIT,
+    STOCK,
+    STOCK_NEXT,
+    STOCK_SIZE,
 )
-from solver.engine.moves import builds_on, rank_of, red, suit_of
+from solver.engine.moves import rank_of, red, suit_of
 
-NOWHERE = -1
-
-
-@kernel
-def copies_home(state, params, card):
-    count = 0
-    for slot in range(suit_of(card), params[FOUNDATION_COUNT], 4):
-        if state[params[FOUNDATIONS] + slot] >= rank_of(card):
-            count += 1
-    return count
+NOWHERE, IN_STOCK = -1, -2
 
 
 @kernel
-def freed_from(state, params, movable, column, index):
-    """Have all pinned cards of ``column`` at ``index`` and above been marked movable?"""
-    capacity = params[CAPACITY]
-    for i in range(index, state[params[FACE_DOWN] + column] + 1):
-        if not movable[column * capacity + i]:
-            return False
-    return True
+def add_place(place_of, card, place):
+    copy = 0
+    while place_of[card, copy] != NOWHERE:
+        copy += 1
+    place_of[card, copy] = place
 
 
 @kernel
-def reachable(state, params, pinned_at, movable, card, as_parent):
-    """Can some copy of ``card`` get exposed (as a landing parent: its pinned cards above
-    have moved) or reach a foundation (it and its pinned cards above have moved)?"""
-    capacity = params[CAPACITY]
-    home = copies_home(state, params, card)
-    if home > 0 and (not as_parent or params[FOUNDATION_RETURN]):
-        return True
-    pinned_copies = 0
-    for copy in range(pinned_at.shape[1]):
-        place = pinned_at[card, copy]
-        if place == NOWHERE:
-            continue
-        pinned_copies += 1
-        if freed_from(state, params, movable, place // capacity, place % capacity + (1 if as_parent else 0)):
-            return True
-    return params[CARD_COUNT] // 52 - home - pinned_copies > 0
+def related_card(params, card, suit, rank_step):
+    """The card of ``suit`` one rank above (``rank_step`` 1) or below (-1) ``card`` if it is
+    a parent or a child of ``card`` in the building rule, else -1."""
+    rank = rank_of(card) + rank_step
+    if rank < 1 or rank > 13:
+        return -1
+    if params[SAME_SUIT]:
+        if suit != suit_of(card):
+            return -1
+    elif (suit == 1 or suit == 2) == red(card):
+        return -1
+    return suit * 13 + rank - 1
 
 
 @kernel
-def can_move(state, params, pinned_at, movable, card):
-    rank = rank_of(card)
-    if rank == 13:
-        return True
+def parent_exposable(params, card, place_of, exposed, ever_home):
+    """Can some card that ``card`` builds on be exposed at some time?"""
     for suit in range(4):
-        if params[SAME_SUIT]:
-            if suit != suit_of(card):
-                continue
-        elif (suit == 1 or suit == 2) == red(card):
+        parent = related_card(params, card, suit, 1)
+        if parent < 0:
             continue
-        if reachable(state, params, pinned_at, movable, suit * 13 + rank, True):
+        if params[FOUNDATION_RETURN] and ever_home[parent]:
             return True
-    for lower_rank in range(1, rank):
-        if not reachable(state, params, pinned_at, movable, suit_of(card) * 13 + lower_rank - 1, False):
-            return False
-    return True
-
-
-@kernel
-def strands_a_pinned_card(state, params, card):
-    """After ``card`` went to a foundation: is a card that builds on it pinned? Only then
-    can the move have made the position hopeless (it took away a possible parent), so only
-    then is ``hopeless`` worth running. (Skipping the check never changes a verdict.)"""
-    capacity = params[CAPACITY]
-    for column in range(params[COLUMNS]):
-        if state[params[LENGTHS] + column] == 0:
-            continue
-        for index in range(state[params[FACE_DOWN] + column] + 1):
-            pinned = state[column * capacity + index]
-            if rank_of(pinned) + 1 == rank_of(card) and builds_on(pinned, card, params[SAME_SUIT]):
+        for copy in range(place_of.shape[1]):
+            place = place_of[parent, copy]
+            if place == IN_STOCK or (place != NOWHERE and exposed[place]):
                 return True
     return False
 
 
 @kernel
+def push_places(place_of, card, pending, count):
+    """Queue every column place of ``card``."""
+    for copy in range(place_of.shape[1]):
+        if place_of[card, copy] >= 0:
+            pending[count] = place_of[card, copy]
+            count += 1
+    return count
+
+
+@kernel
+def push_children(params, place_of, card, pending, count):
+    """Queue the places of the cards that build on ``card``."""
+    for suit in range(4):
+        child = related_card(params, card, suit, -1)
+        if child >= 0:
+            count = push_places(place_of, child, pending, count)
+    return count
+
+
+@kernel
 def hopeless(state, params):
-    """Is some pinned card certain never to move again?"""
+    """Is some card certain never to reach a foundation?
+
+    The derivation runs as a work list: a place is looked at again only when an event it
+    depends on was just derived."""
     capacity = params[CAPACITY]
     columns = params[COLUMNS]
-    pinned_at = np.full((52, params[CARD_COUNT] // 52), NOWHERE, dtype=np.int64)
-    movable = np.zeros(columns * capacity, dtype=np.bool_)
+    place_of = np.full((52, params[CARD_COUNT] // 52), NOWHERE, dtype=np.int64)
+    exposed = np.zeros(columns * capacity, dtype=np.bool_)
+    leaves = np.zeros(columns * capacity, dtype=np.bool_)
+    home = np.zeros(columns * capacity, dtype=np.bool_)
+    ever_home = np.zeros(52, dtype=np.bool_)
+    pending = np.empty(16 * params[CARD_COUNT], dtype=np.int64)
+    count = 0
+    for slot in range(params[FOUNDATION_COUNT]):
+        for rank in range(1, state[params[FOUNDATIONS] + slot] + 1):
+            ever_home[(slot % 4) * 13 + rank - 1] = True
+    for i in range(state[params[STOCK_NEXT]], params[STOCK_SIZE]):
+        card = state[params[STOCK] + i]
+        ever_home[card] = True
+        add_place(place_of, card, IN_STOCK)
+    column_empties = False
     for column in range(columns):
-        if state[params[LENGTHS] + column] == 0:
+        length = state[params[LENGTHS] + column]
+        if length == 0:
+            column_empties = True
+        else:
+            exposed[column * capacity + length - 1] = True
+        for index in range(length):
+            place = column * capacity + index
+            add_place(place_of, state[place], place)
+            pending[count] = place
+            count += 1
+    while count > 0:
+        count -= 1
+        place = pending[count]
+        column, index = place // capacity, place % capacity
+        card = state[place]
+        if not exposed[place] and leaves[place + 1]:
+            exposed[place] = True
+            count = push_children(params, place_of, card, pending, count)
+        if not home[place] and exposed[place] and (rank_of(card) == 1 or ever_home[card - 1]):
+            home[place] = True
+            if not ever_home[card]:
+                ever_home[card] = True
+                if rank_of(card) < 13:
+                    count = push_places(place_of, card + 1, pending, count)
+                if params[FOUNDATION_RETURN]:
+                    count = push_children(params, place_of, card, pending, count)
+        if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
             continue
-        for index in range(state[params[FACE_DOWN] + column] + 1):
-            card = state[column * capacity + index]
-            copy = 0
-            while pinned_at[card, copy] != NOWHERE:
-                copy += 1
-            pinned_at[card, copy] = column * capacity + index
-    changed = True
-    while changed:
-        changed = False
-        for column in range(columns):
-            if state[params[LENGTHS] + column] == 0:
-                continue
-            for index in range(state[params[FACE_DOWN] + column] + 1):
-                place = column * capacity + index
-                if not movable[place] and can_move(state, params, pinned_at, movable, state[place]):
-                    movable[place] = True
-                    changed = True
+        if rank_of(card) == 13:
+            moves_off = column_empties
+        else:
+            moves_off = parent_exposable(params, card, place_of, exposed, ever_home)
+        if home[place] or moves_off:
+            leaves[place] = True
+            if index > 0:
+                pending[count] = place - 1
+                count += 1
+            elif not column_empties:
+                column_empties = True
+                for suit in range(4):
+                    count = push_places(place_of, suit * 13 + 12, pending, count)
     for column in range(columns):
-        if state[params[LENGTHS] + column] == 0:
-            continue
-        for index in range(state[params[FACE_DOWN] + column] + 1):
-            if not movable[column * capacity + index]:
+        for index in range(state[params[LENGTHS] + column]):
+            if not home[column * capacity + index]:
                 return True
     return False

@@ -22,15 +22,12 @@ from solver.engine.layout import CARD_COUNT, COLUMNS, position_keys, stock_left
 from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
-    TO_FOUNDATION,
     apply_move,
     cards_home,
     generate_moves,
-    move_card,
-    move_kind,
     undo_move,
 )
-from solver.engine.prune import hopeless, strands_a_pinned_card
+from solver.engine.prune import hopeless
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -142,12 +139,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if probe(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        if (
-            (control[OPTIONS] & HOPELESS)
-            and move_kind(applied[depth]) == TO_FOUNDATION
-            and strands_a_pinned_card(state, params, move_card(applied[depth]))
-            and hopeless(state, params)
-        ):
+        if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
             counts[child] = 0
         else:
             counts[child] = expand(state, params, control, moves[child], scores)
