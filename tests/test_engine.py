@@ -403,6 +403,33 @@ def test_hopeless_fires_on_dead_positions(rules, data):
     assert checked_solve(board, rules, moves.HOPELESS).nodes == 0
 
 
+@rules_sets
+def test_moves_not_flagged_never_make_a_position_hopeless(rules):
+    """``may_turn_hopeless`` lets the search skip the test after a move; its False must
+    mean the position after the move is not hopeless (from one that was not)."""
+    seen = Counter()
+
+    @settings(max_examples=PLAYOUT_EXAMPLES, **SETTINGS)
+    @given(number=deal_numbers, seed=seeds)
+    def check(number, seed):
+        for board in walk(rules, number, seed, PLAYOUT_LENGTH):
+            packed = pack(board, rules)
+            state, params, keys = packed.state, packed.params, (packed.zobrist, packed.column_keys)
+            if prune.hopeless(state, params):
+                continue
+            for move in engine_moves(packed):
+                applied = moves.apply_move(state, params, *keys, move)
+                flagged = bool(prune.may_turn_hopeless(state, params, applied))
+                turned = bool(prune.hopeless(state, params))
+                assert flagged or not turned, f"{rules.label()} {decode(move)} from\n{board.to_text()}"
+                seen[flagged, turned] += 1
+                moves.undo_move(state, params, *keys, applied)
+
+    check()
+    # (random Milligan playouts keep so much stock that no move there turns one hopeless)
+    assert seen[False, False] > 0 and (seen[True, True] > 0 or rules.decks == 2), seen
+
+
 # QS, the lowest face-up card of column 6, needs KH exposed (KD lies beneath it), but QC lies
 # face up on KH and can go only onto KD or, after JC, home: JC lies beneath QS too.
 FACE_UP_BLOCKER = """\

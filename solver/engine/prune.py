@@ -31,9 +31,23 @@ position lost.
 
 Unlike a test that looks only at the cards beneath which everything is face down, this one
 also follows face-up cards: a card lying on a card it cannot build on, whose parents lie
-beneath it (face up or not), is as stuck as a face-down one. Any move can make a position
-hopeless (covering the only exposed parent of a card, filling the last empty column,
-sending a parent home), so the search checks every position it expands.
+beneath it (face up or not), is as stuck as a face-down one.
+
+The search tests the root, and after a move only where the move may have done harm
+(``may_turn_hopeless``): a position reached from one that is not hopeless, by a move that
+leaves every one of its derivations standing, is not hopeless either. Compared with the
+position before, what a move takes away is small, and where the derivation survives:
+
+  tableau move of a packet led by x onto P: P is no longer exposed now; it is again once x
+      leaves, and x can leave if another card it builds on is exposed now (x is face up).
+      Then every earlier derivation stands: the card x left is exposed now, and a column x
+      emptied is empty now.
+  King packet into an empty column: no column is empty now, unless another one is.
+  card c to a foundation (no return): c is no longer there to land on, which matters to no
+      one if every card that builds on c is home already. (With return c can come back.)
+  card c back from a foundation onto a column: c is exposed and the card below it in its
+      suit is home, so c can go home again; then c leaves and what it covered is exposed.
+  stock deal: covers every column; always tested.
 """
 
 import numpy as np
@@ -53,7 +67,20 @@ from solver.engine.layout import (
     STOCK_NEXT,
     STOCK_SIZE,
 )
-from solver.engine.moves import rank_of, red, suit_of
+from solver.engine.moves import (
+    FROM_FOUNDATION,
+    TABLEAU,
+    TO_FOUNDATION,
+    builds_on,
+    landers_all_home,
+    move_card,
+    move_kind,
+    move_size,
+    move_target,
+    rank_of,
+    red,
+    suit_of,
+)
 
 NOWHERE, IN_STOCK = -1, -2
 
@@ -187,3 +214,30 @@ def hopeless(state, params):
             if not home[column * capacity + index]:
                 return True
     return False
+
+
+@kernel
+def may_turn_hopeless(state, params, move):
+    """Can ``move``, just made from a position that is not hopeless, have made the position
+    hopeless? False is a proof that it did not (see the module docstring)."""
+    kind = move_kind(move)
+    if kind == FROM_FOUNDATION:
+        return False
+    if kind == TO_FOUNDATION:
+        return not params[FOUNDATION_RETURN] and not landers_all_home(state, params, move_card(move))
+    if kind != TABLEAU:
+        return True
+    capacity = params[CAPACITY]
+    target = move_target(move)
+    landed_on_card = state[params[LENGTHS] + target] > move_size(move)
+    leader = move_card(move)
+    for column in range(params[COLUMNS]):
+        length = state[params[LENGTHS] + column]
+        if column == target:
+            continue
+        if length == 0:
+            if not landed_on_card:
+                return False
+        elif landed_on_card and builds_on(leader, state[column * capacity + length - 1], params[SAME_SUIT]):
+            return False
+    return True

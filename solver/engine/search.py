@@ -27,7 +27,7 @@ from solver.engine.moves import (
     generate_moves,
     undo_move,
 )
-from solver.engine.prune import hopeless
+from solver.engine.prune import hopeless, may_turn_hopeless
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -139,7 +139,11 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if probe(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
+        if (
+            (control[OPTIONS] & HOPELESS)
+            and may_turn_hopeless(state, params, applied[depth])
+            and hopeless(state, params)
+        ):
             counts[child] = 0
         else:
             counts[child] = expand(state, params, control, moves[child], scores)
