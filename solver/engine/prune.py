@@ -125,22 +125,23 @@ def parent_exposable(params, card, place_of, exposed, ever_home):
 
 
 @kernel
-def push_places(place_of, card, pending, count):
-    """Queue every column place of ``card``."""
+def push_places(place_of, card, done, pending, count):
+    """Queue the column places of ``card`` whose event ``done`` is not derived yet."""
     for copy in range(place_of.shape[1]):
-        if place_of[card, copy] >= 0:
-            pending[count] = place_of[card, copy]
+        place = place_of[card, copy]
+        if place >= 0 and not done[place]:
+            pending[count] = place
             count += 1
     return count
 
 
 @kernel
-def push_children(params, place_of, card, pending, count):
-    """Queue the places of the cards that build on ``card``."""
+def push_children(params, place_of, card, leaves, pending, count):
+    """Queue the places of the cards that build on ``card`` and have not left yet."""
     for suit in range(4):
         child = related_card(params, card, suit, -1)
         if child >= 0:
-            count = push_places(place_of, child, pending, count)
+            count = push_places(place_of, child, leaves, pending, count)
     return count
 
 
@@ -156,6 +157,8 @@ def hopeless(state, params):
     exposed = np.zeros(columns * capacity, dtype=np.bool_)
     leaves = np.zeros(columns * capacity, dtype=np.bool_)
     home = np.zeros(columns * capacity, dtype=np.bool_)
+    face_down = np.zeros(columns * capacity, dtype=np.bool_)
+    bottom = np.zeros(columns * capacity, dtype=np.bool_)
     ever_home = np.zeros(52, dtype=np.bool_)
     pending = np.empty(16 * params[CARD_COUNT], dtype=np.int64)
     count = 0
@@ -167,6 +170,7 @@ def hopeless(state, params):
         ever_home[card] = True
         add_place(place_of, card, IN_STOCK)
     column_empties = False
+    homes_needed = 0
     for column in range(columns):
         length = state[params[LENGTHS] + column]
         if length == 0:
@@ -175,26 +179,31 @@ def hopeless(state, params):
             exposed[column * capacity + length - 1] = True
         for index in range(length):
             place = column * capacity + index
+            face_down[place] = index < state[params[FACE_DOWN] + column]
+            bottom[place] = index == 0
             add_place(place_of, state[place], place)
             pending[count] = place
             count += 1
+            homes_needed += 1
     while count > 0:
         count -= 1
         place = pending[count]
-        column, index = place // capacity, place % capacity
         card = state[place]
         if not exposed[place] and leaves[place + 1]:
             exposed[place] = True
-            count = push_children(params, place_of, card, pending, count)
+            count = push_children(params, place_of, card, leaves, pending, count)
         if not home[place] and exposed[place] and (rank_of(card) == 1 or ever_home[card - 1]):
             home[place] = True
+            homes_needed -= 1
+            if homes_needed == 0:
+                return False
             if not ever_home[card]:
                 ever_home[card] = True
                 if rank_of(card) < 13:
-                    count = push_places(place_of, card + 1, pending, count)
+                    count = push_places(place_of, card + 1, home, pending, count)
                 if params[FOUNDATION_RETURN]:
-                    count = push_children(params, place_of, card, pending, count)
-        if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
+                    count = push_children(params, place_of, card, leaves, pending, count)
+        if leaves[place] or (face_down[place] and not exposed[place]):
             continue
         if rank_of(card) == 13:
             moves_off = column_empties
@@ -202,13 +211,13 @@ def hopeless(state, params):
             moves_off = parent_exposable(params, card, place_of, exposed, ever_home)
         if home[place] or moves_off:
             leaves[place] = True
-            if index > 0:
+            if not bottom[place]:
                 pending[count] = place - 1
                 count += 1
             elif not column_empties:
                 column_empties = True
                 for suit in range(4):
-                    count = push_places(place_of, suit * 13 + 12, pending, count)
+                    count = push_places(place_of, suit * 13 + 12, leaves, pending, count)
     for column in range(columns):
         for index in range(state[params[LENGTHS] + column]):
             if not home[column * capacity + index]:
