@@ -32,13 +32,13 @@ from strategies import (
 from solver import reference
 from solver.board import Board, canonical_foundations, check_board, parse_board
 from solver.cards import SUITS, parse_card
-from solver.engine import layout, moves, prune
+from solver.engine import layout, moves, prune, search
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.reference import TO_FOUNDATION, Move, legal_moves
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
-from solver.solve import decode, pack, solve
+from solver.solve import Budget, Search, copy_packed, decode, pack, solve
 
 SETTINGS = {
     "derandomize": True,
@@ -777,6 +777,18 @@ def test_kpat_yukon_172_is_solved():
     board = deal_board("yukon", 172, "kpat")
     result = checked_solve(board, YUKON, limits=Limits(max_nodes=20_000_000, time_limit=None))
     assert result.status == SOLVED
+
+
+def test_the_table_grows_only_while_there_is_time_to_rehash():
+    """Doubling a big table takes a while (0.17 s for 4 M slots), so near the time limit the
+    table fills up instead, and the limit is kept. (Budgets are set here, nothing is timed.)"""
+    packed = pack(deal_board("yukon", 1, "pysol"), YUKON)
+    for limits, grows in ((Limits(time_limit=None), True), (Limits(time_limit=0.0), False)):
+        searched = Search(copy_packed(packed), search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30)
+        slots = searched.table[0].shape[0]
+        searched.grow(Budget(limits))
+        assert searched.table[0].shape[0] == (2 * slots if grows else slots)
+        assert (searched.control[search.GROW_AT] == np.iinfo(np.int64).max) != grows
 
 
 # --- --minimal: IDA* lines against breadth-first search ---------------------------------------
