@@ -406,7 +406,8 @@ def test_hopeless_fires_on_dead_positions(rules, data):
 @rules_sets
 def test_moves_not_flagged_never_make_a_position_hopeless(rules):
     """``may_turn_hopeless`` lets the search skip the test after a move; its False must
-    mean the position after the move is not hopeless (from one that was not)."""
+    mean the position after the move is not hopeless (from one that was not). Watching the
+    moved leader, which lets the test stop early, must not change its answer."""
     seen = Counter()
 
     @settings(max_examples=PLAYOUT_EXAMPLES, **SETTINGS)
@@ -422,6 +423,8 @@ def test_moves_not_flagged_never_make_a_position_hopeless(rules):
                 flagged = bool(prune.may_turn_hopeless(state, params, applied))
                 turned = bool(prune.hopeless(state, params))
                 assert flagged or not turned, f"{rules.label()} {decode(move)} from\n{board.to_text()}"
+                watched = prune.watched_place(state, params, applied)
+                assert prune.hopeless(state, params, watched) == turned, f"{rules.label()} {decode(move)}"
                 seen[flagged, turned] += 1
                 moves.undo_move(state, params, *keys, applied)
 

@@ -41,7 +41,8 @@ position before, what a move takes away is small, and where the derivation survi
   tableau move of a packet led by x onto P: P is no longer exposed now; it is again once x
       leaves, and x can leave if another card it builds on is exposed now (x is face up).
       Then every earlier derivation stands: the card x left is exposed now, and a column x
-      emptied is empty now.
+      emptied is empty now. So when the test does run, it can stop as soon as it derives
+      that x leaves (``watched``): that cannot have used P, which is exposed only after.
   King packet into an empty column: no column is empty now, unless another one is.
   card c to a foundation (no return): c is no longer there to land on, which matters to no
       one if every card that builds on c is home already. (With return c can come back.)
@@ -146,8 +147,12 @@ def push_children(params, place_of, card, leaves, pending, count):
 
 
 @kernel
-def hopeless(state, params):
+def hopeless(state, params, watched=NOWHERE):
     """Is some card certain never to reach a foundation?
+
+    ``watched``: the place of a packet's leader that was just moved onto a card, from a
+    position that was not hopeless; once it is derived to leave, the answer is no (see
+    ``may_turn_hopeless``).
 
     The derivation runs as a work list: a place is looked at again only when an event it
     depends on was just derived."""
@@ -215,6 +220,8 @@ def hopeless(state, params):
             moves_off = parent_exposable(params, card, place_of, exposed, ever_home)
         if home[place] or moves_off:
             leaves[place] = True
+            if place == watched:
+                return False
             if not bottom[place]:
                 pending[count] = place - 1
                 count += 1
@@ -227,6 +234,16 @@ def hopeless(state, params):
             if not home[column * capacity + index]:
                 return True
     return False
+
+
+@kernel
+def watched_place(state, params, move):
+    """The place of the leader of a packet just moved onto a card, else NOWHERE."""
+    if move_kind(move) != TABLEAU:
+        return NOWHERE
+    target = move_target(move)
+    below = state[params[LENGTHS] + target] - move_size(move)
+    return target * params[CAPACITY] + below if below > 0 else NOWHERE
 
 
 @kernel

@@ -27,7 +27,7 @@ from solver.engine.moves import (
     generate_moves,
     undo_move,
 )
-from solver.engine.prune import hopeless, may_turn_hopeless
+from solver.engine.prune import hopeless, may_turn_hopeless, watched_place
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -142,7 +142,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if (
             (control[OPTIONS] & HOPELESS)
             and may_turn_hopeless(state, params, applied[depth])
-            and hopeless(state, params)
+            and hopeless(state, params, watched_place(state, params, applied[depth]))
         ):
             counts[child] = 0
         else:
