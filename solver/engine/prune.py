@@ -30,8 +30,8 @@ is derived; a win sends every card home, so a card whose home is not derived pro
 position lost.
 
 Unlike a test that looks only at the cards beneath which everything is face down, this one
-also follows face-up cards: a card lying on a card it cannot build on, whose parents lie
-beneath it (face up or not), is as stuck as a face-down one.
+also follows face-up cards: a face-up card whose parents and foundation predecessor can
+never be exposed keeps the card beneath it covered as surely as a face-down card would.
 
 The search tests the root, and after a move only where the move may have done harm
 (``may_turn_hopeless``): a position reached from one that is not hopeless, by a move that
