@@ -79,8 +79,6 @@ from solver.engine.moves import (
     move_size,
     move_target,
     rank_of,
-    red,
-    suit_of,
 )
 
 NOWHERE, IN_STOCK = -1, -2
@@ -96,17 +94,14 @@ def add_place(place_of, card, place):
 
 @kernel
 def related_card(params, card, suit, rank_step):
-    """The card of ``suit`` one rank above (``rank_step`` 1) or below (-1) ``card`` if it is
-    a parent or a child of ``card`` in the building rule, else -1."""
+    """The card of ``suit`` one rank above ``card`` (``rank_step`` 1) if ``card`` builds on
+    it, or one rank below (-1) if it builds on ``card``; else -1."""
     rank = rank_of(card) + rank_step
     if rank < 1 or rank > 13:
         return -1
-    if params[SAME_SUIT]:
-        if suit != suit_of(card):
-            return -1
-    elif (suit == 1 or suit == 2) == red(card):
-        return -1
-    return suit * 13 + rank - 1
+    other = suit * 13 + rank - 1
+    lower, upper = (card, other) if rank_step == 1 else (other, card)
+    return other if builds_on(lower, upper, params[SAME_SUIT]) else -1
 
 
 @kernel
@@ -162,8 +157,6 @@ def hopeless(state, params, watched=NOWHERE):
     exposed = np.zeros(columns * capacity, dtype=np.bool_)
     leaves = np.zeros(columns * capacity, dtype=np.bool_)
     home = np.zeros(columns * capacity, dtype=np.bool_)
-    face_down = np.zeros(columns * capacity, dtype=np.bool_)
-    bottom = np.zeros(columns * capacity, dtype=np.bool_)
     ever_home = np.zeros(52, dtype=np.bool_)
     # Pushes in all, with d decks: each of the <= 52 d places once at the start, 2 d per
     # exposed event (children), 1 per leaves event (or the <= 4 d Kings, once), 3 d per card
@@ -188,8 +181,6 @@ def hopeless(state, params, watched=NOWHERE):
             exposed[column * capacity + length - 1] = True
         for index in range(length):
             place = column * capacity + index
-            face_down[place] = index < state[params[FACE_DOWN] + column]
-            bottom[place] = index == 0
             add_place(place_of, state[place], place)
             pending[count] = place
             count += 1
@@ -197,6 +188,7 @@ def hopeless(state, params, watched=NOWHERE):
     while count > 0:
         count -= 1
         place = pending[count]
+        column, index = place // capacity, place % capacity
         card = state[place]
         if not exposed[place] and leaves[place + 1]:
             exposed[place] = True
@@ -212,17 +204,14 @@ def hopeless(state, params, watched=NOWHERE):
                     count = push_places(place_of, card + 1, home, pending, count)
                 if params[FOUNDATION_RETURN]:
                     count = push_children(params, place_of, card, leaves, pending, count)
-        if leaves[place] or (face_down[place] and not exposed[place]):
+        if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
             continue
-        if rank_of(card) == 13:
-            moves_off = column_empties
-        else:
-            moves_off = parent_exposable(params, card, place_of, exposed, ever_home)
-        if home[place] or moves_off:
+        king_moves_off = rank_of(card) == 13 and column_empties
+        if home[place] or king_moves_off or parent_exposable(params, card, place_of, exposed, ever_home):
             leaves[place] = True
             if place == watched:
                 return False
-            if not bottom[place]:
+            if index > 0:
                 pending[count] = place - 1
                 count += 1
             elif not column_empties:
