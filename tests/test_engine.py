@@ -455,6 +455,65 @@ def test_hopeless_follows_face_up_cards():
     assert checked_solve(board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS).status == UNSOLVABLE
 
 
+# JC lies face down beneath its twin JS. JS must leave first, onto QD (QH is beneath JC,
+# and spades cannot pass 9 before TS is free); then JC needs QD too, or QH beneath itself.
+TWIN_BLOCKED = """\
+<TS> <TC> <QH> <JC> JS
+KD QS
+KH QC
+KS QD
+KC
+-
+-
+Foundations: S-9 H-J D-J C-9
+"""
+# The same, but QH is free: JS takes QD, JC takes QH.
+TWIN_FREE = """\
+<TS> <TC> <JC> JS
+KD QS
+KH QC
+KS QD
+KC QH
+-
+-
+Foundations: S-9 H-J D-J C-9
+"""
+
+# QH is beneath JC again, but JS can go home once QD moves off JD and TS (JS may ride on QD
+# first): then JC takes QD. (The twin's column comes last, so the test meets JS's landing on
+# QD before it learns that JS can go home.)
+TWIN_GOES_HOME = """\
+<TS> <JD> QD
+KD QS
+KH QC
+KS
+KC
+-
+<TC> <QH> <JC> JS
+Foundations: S-9 H-J D-T C-9
+"""
+
+
+@pytest.mark.parametrize(
+    "text, lost",
+    [(TWIN_BLOCKED, True), (TWIN_FREE, False), (TWIN_GOES_HOME, False)],
+    ids=["blocked", "free", "goes-home"],
+)
+def test_a_face_down_card_beneath_its_twin_needs_both_parents(text, lost):
+    """Only the twin rule shows TWIN_BLOCKED lost (every card there has a parent that can be
+    exposed at some time); the exhaustive reference search confirms both verdicts."""
+    board = parse_board(text, YUKON)
+    assert is_hopeless(board, YUKON) == lost
+    assert exhaustive_search(board, YUKON)[0] == (UNSOLVABLE if lost else SOLVED)
+
+
+def test_kpat_yukon_26_is_lost_at_the_root():
+    """JC lies face down beneath JS, and QH beneath JC: the twin rule proves KPat's deal 26
+    lost before any move (the search without it needed 147 M positions, measured once)."""
+    board = deal_board("yukon", 26, "kpat")
+    assert checked_solve(board, YUKON, limits=Limits(max_nodes=1, time_limit=None)).status == UNSOLVABLE
+
+
 def test_no_position_on_a_winning_line_is_hopeless():
     """Real deals of every rule set, solved without HOPELESS: the test must not call any
     position of the line lost (off-suite, the same check passed on 285,000 positions)."""

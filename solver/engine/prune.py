@@ -23,6 +23,17 @@ events that happened before it or in the same move (in the order listed):
               bottom of a column (a column empties only when its bottom card leaves, and a
               column's bottom card changes only after it was empty).
 
+Twins (one deck, alternating colours): the two cards of a rank and colour, say JS and JC,
+build on the same two parents, QH and QD, and nothing else is ever put on those.
+When x (JC) is face down and its twin y (JS) lies directly on it, y leaves first (x is
+exposed only then, and nothing but y's own move can part y from x). From then on, until it
+goes home, y lies directly on a parent, which it landed on while that parent was exposed.
+So when x leaves by landing, on a parent exposed at that moment, y covers the other parent
+or is home: leaves(x) by landing needs exposed(parent) for both parents (with return: or
+home, as above) -- or home(y). In KPat's deal 26, JC lies face down beneath JS and QH lies
+beneath JC, so neither Jack can go home and JC can never leave: the deal is lost before
+any move, where the search needed 147 M positions to show it.
+
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
 changes. By induction on the time each event of a winning line happens, every one of them
@@ -49,6 +60,8 @@ position before, what a move takes away is small, and where the derivation survi
   card c back from a foundation onto a column: c is exposed and the card below it in its
       suit is home, so c can go home again; then c leaves and what it covered is exposed.
   stock deal: covers every column; always tested.
+  a move that turns a card up on its face-down twin brings the twin rule in: always tested.
+(A skipped test can only cost pruning: it never calls a position lost.)
 """
 
 import numpy as np
@@ -72,13 +85,16 @@ from solver.engine.moves import (
     FROM_FOUNDATION,
     TABLEAU,
     TO_FOUNDATION,
+    TURNED,
     builds_on,
     landers_all_home,
     move_card,
     move_kind,
     move_size,
+    move_source,
     move_target,
     rank_of,
+    red,
 )
 
 NOWHERE, IN_STOCK = -1, -2
@@ -105,19 +121,49 @@ def related_card(params, card, suit, rank_step):
 
 
 @kernel
-def parent_exposable(params, card, place_of, exposed, ever_home):
-    """Can some card that ``card`` builds on be exposed at some time?"""
+def exposable(params, card, place_of, exposed, ever_home):
+    """Can ``card`` be exposed at some time (or, with foundation return, come back)?"""
+    if params[FOUNDATION_RETURN] and ever_home[card]:
+        return True
+    for copy in range(place_of.shape[1]):
+        place = place_of[card, copy]
+        if place == IN_STOCK or (place != NOWHERE and exposed[place]):
+            return True
+    return False
+
+
+@kernel
+def parents_exposable(params, card, place_of, exposed, ever_home, every):
+    """Can some card that ``card`` builds on be exposed at some time (``every``: can each)?"""
     for suit in range(4):
         parent = related_card(params, card, suit, 1)
-        if parent < 0:
-            continue
-        if params[FOUNDATION_RETURN] and ever_home[parent]:
-            return True
-        for copy in range(place_of.shape[1]):
-            place = place_of[parent, copy]
-            if place == IN_STOCK or (place != NOWHERE and exposed[place]):
-                return True
-    return False
+        if parent >= 0 and exposable(params, parent, place_of, exposed, ever_home) != every:
+            return not every
+    return every
+
+
+@kernel
+def twin_lies_on(state, params, place):
+    """Does the card at ``place`` lie directly beneath its twin, the card of its rank and
+    colour in the other suit (one deck, alternating colours; not for Kings)?"""
+    if params[SAME_SUIT] or params[CARD_COUNT] != 52:
+        return False
+    column, index = place // params[CAPACITY], place % params[CAPACITY]
+    if index + 1 >= state[params[LENGTHS] + column]:
+        return False
+    card, above = state[place], state[place + 1]
+    return rank_of(card) < 13 and rank_of(above) == rank_of(card) and red(above) == red(card)
+
+
+@kernel
+def lands(state, params, place, place_of, exposed, home, ever_home):
+    """Can the card at ``place`` leave it by landing on a card it builds on? A face-down
+    card beneath its twin needs both parents (or the twin gone home), see the docstring."""
+    card = state[place]
+    column = place // params[CAPACITY]
+    if place % params[CAPACITY] < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place):
+        return home[place + 1] or parents_exposable(params, card, place_of, exposed, ever_home, True)
+    return parents_exposable(params, card, place_of, exposed, ever_home, False)
 
 
 @kernel
@@ -159,9 +205,9 @@ def hopeless(state, params, watched=NOWHERE):
     home = np.zeros(columns * capacity, dtype=np.bool_)
     ever_home = np.zeros(52, dtype=np.bool_)
     # Pushes in all, with d decks: each of the <= 52 d places once at the start, 2 d per
-    # exposed event (children), 1 per leaves event (or the <= 4 d Kings, once), 3 d per card
-    # first home (successors; with return, children): <= 52 d (2 + 2 d) + 160 d, which is
-    # under 16 * 52 d for d <= 2.
+    # exposed event (children), 1 per leaves event (or the <= 4 d Kings, once), 1 per home
+    # event (a twin beneath), 3 d per card first home (successors; with return, children):
+    # <= 52 d (3 + 2 d) + 160 d, which is under 16 * 52 d for d <= 2.
     pending = np.empty(16 * params[CARD_COUNT], dtype=np.int64)
     count = 0
     for slot in range(params[FOUNDATION_COUNT]):
@@ -198,6 +244,9 @@ def hopeless(state, params, watched=NOWHERE):
             homes_needed -= 1
             if homes_needed == 0:
                 return False
+            if index > 0:  # a twin beneath may have waited for this card to go home
+                pending[count] = place - 1
+                count += 1
             if not ever_home[card]:
                 ever_home[card] = True
                 if rank_of(card) < 13:
@@ -207,7 +256,7 @@ def hopeless(state, params, watched=NOWHERE):
         if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
             continue
         king_moves_off = rank_of(card) == 13 and column_empties
-        if home[place] or king_moves_off or parent_exposable(params, card, place_of, exposed, ever_home):
+        if home[place] or king_moves_off or lands(state, params, place, place_of, exposed, home, ever_home):
             leaves[place] = True
             if place == watched:
                 return False
@@ -236,9 +285,18 @@ def watched_place(state, params, move):
 
 
 @kernel
+def turned_onto_twin(state, params, column):
+    """Does the card just turned on top of ``column`` lie on its face-down twin?"""
+    below = state[params[LENGTHS] + column] - 2
+    return below >= 0 and twin_lies_on(state, params, column * params[CAPACITY] + below)
+
+
+@kernel
 def may_turn_hopeless(state, params, move):
     """Can ``move``, just made from a position that is not hopeless, have made the position
     hopeless? False is a proof that it did not (see the module docstring)."""
+    if (move & TURNED) and turned_onto_twin(state, params, move_source(move)):
+        return True
     kind = move_kind(move)
     if kind == FROM_FOUNDATION:
         return False
