@@ -32,7 +32,9 @@ So when x leaves by landing, on a parent exposed at that moment, y covers the ot
 or is home: leaves(x) by landing needs exposed(parent) for both parents (with return: or
 home, as above) -- or home(y). In KPat's deal 26, JC lies face down beneath JS and QH lies
 beneath JC, so neither Jack can go home and JC can never leave: the deal is lost before
-any move, where the search needed 147 M positions to show it.
+any move, where the search needed 147 M positions to show it. No move brings the rule in
+(nothing is ever put on a face-down card), so the argument below for testing only after
+some moves stands.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
@@ -60,7 +62,6 @@ position before, what a move takes away is small, and where the derivation survi
   card c back from a foundation onto a column: c is exposed and the card below it in its
       suit is home, so c can go home again; then c leaves and what it covered is exposed.
   stock deal: covers every column; always tested.
-  a move that turns a card up on its face-down twin brings the twin rule in: always tested.
 (A skipped test can only cost pruning: it never calls a position lost.)
 """
 
@@ -85,13 +86,11 @@ from solver.engine.moves import (
     FROM_FOUNDATION,
     TABLEAU,
     TO_FOUNDATION,
-    TURNED,
     builds_on,
     landers_all_home,
     move_card,
     move_kind,
     move_size,
-    move_source,
     move_target,
     rank_of,
     red,
@@ -121,25 +120,22 @@ def related_card(params, card, suit, rank_step):
 
 
 @kernel
-def exposable(params, card, place_of, exposed, ever_home):
-    """Can ``card`` be exposed at some time (or, with foundation return, come back)?"""
-    if params[FOUNDATION_RETURN] and ever_home[card]:
-        return True
-    for copy in range(place_of.shape[1]):
-        place = place_of[card, copy]
-        if place == IN_STOCK or (place != NOWHERE and exposed[place]):
-            return True
-    return False
-
-
-@kernel
-def parents_exposable(params, card, place_of, exposed, ever_home, every):
-    """Can some card that ``card`` builds on be exposed at some time (``every``: can each)?"""
+def parents_exposable(params, card, place_of, exposed, ever_home, wanted):
+    """Can at least ``wanted`` of the cards that ``card`` builds on be exposed at some time
+    (or, with foundation return, come back)?"""
+    found = 0
     for suit in range(4):
         parent = related_card(params, card, suit, 1)
-        if parent >= 0 and exposable(params, parent, place_of, exposed, ever_home) != every:
-            return not every
-    return every
+        if parent < 0:
+            continue
+        exposable = params[FOUNDATION_RETURN] and ever_home[parent]
+        for copy in range(place_of.shape[1]):
+            place = place_of[parent, copy]
+            exposable |= place == IN_STOCK or (place != NOWHERE and exposed[place])
+        found += exposable
+        if found >= wanted:
+            return True
+    return False
 
 
 @kernel
@@ -153,17 +149,6 @@ def twin_lies_on(state, params, place):
         return False
     card, above = state[place], state[place + 1]
     return rank_of(card) < 13 and rank_of(above) == rank_of(card) and red(above) == red(card)
-
-
-@kernel
-def lands(state, params, place, place_of, exposed, home, ever_home):
-    """Can the card at ``place`` leave it by landing on a card it builds on? A face-down
-    card beneath its twin needs both parents (or the twin gone home), see the docstring."""
-    card = state[place]
-    column = place // params[CAPACITY]
-    if place % params[CAPACITY] < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place):
-        return home[place + 1] or parents_exposable(params, card, place_of, exposed, ever_home, True)
-    return parents_exposable(params, card, place_of, exposed, ever_home, False)
 
 
 @kernel
@@ -255,8 +240,14 @@ def hopeless(state, params, watched=NOWHERE):
                     count = push_children(params, place_of, card, leaves, pending, count)
         if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
             continue
-        king_moves_off = rank_of(card) == 13 and column_empties
-        if home[place] or king_moves_off or lands(state, params, place, place_of, exposed, home, ever_home):
+        if home[place] or (rank_of(card) == 13 and column_empties):
+            moves_off = True
+        elif index < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place):
+            # both parents, or the twin gone home (see "Twins" above)
+            moves_off = home[place + 1] or parents_exposable(params, card, place_of, exposed, ever_home, 2)
+        else:
+            moves_off = parents_exposable(params, card, place_of, exposed, ever_home, 1)
+        if moves_off:
             leaves[place] = True
             if place == watched:
                 return False
@@ -285,18 +276,9 @@ def watched_place(state, params, move):
 
 
 @kernel
-def turned_onto_twin(state, params, column):
-    """Does the card just turned on top of ``column`` lie on its face-down twin?"""
-    below = state[params[LENGTHS] + column] - 2
-    return below >= 0 and twin_lies_on(state, params, column * params[CAPACITY] + below)
-
-
-@kernel
 def may_turn_hopeless(state, params, move):
     """Can ``move``, just made from a position that is not hopeless, have made the position
     hopeless? False is a proof that it did not (see the module docstring)."""
-    if (move & TURNED) and turned_onto_twin(state, params, move_source(move)):
-        return True
     kind = move_kind(move)
     if kind == FROM_FOUNDATION:
         return False
