@@ -507,6 +507,75 @@ def test_a_face_down_card_beneath_its_twin_needs_both_parents(text, lost):
     assert exhaustive_search(board, YUKON)[0] == (UNSOLVABLE if lost else SOLVED)
 
 
+# Neither Jack must leave first here, but either order loses: the first takes QD, and QH
+# is exposed only after 9D goes home, after 8D, which lies beneath JC, while 9D lies beneath
+# JS (TS and TC, where 9D could land, lie beneath QH; TC also keeps JC from going home).
+TWINS_EITHER_ORDER = """\
+<TS> <TC> <QH> <9D> JS
+<8D> JC
+KS QD
+KD QS JD
+KH QC
+KC
+TD
+Foundations: S-9 H-J D-7 C-9
+"""
+
+
+def test_twins_either_order_loses():
+    """Only the case split on which twin leaves first shows this position lost: the plain
+    test does not, the split does, and the exhaustive reference search agrees."""
+    board = parse_board(TWINS_EITHER_ORDER, YUKON)
+    packed = pack(board, YUKON)
+    assert not is_hopeless(board, YUKON)
+    assert prune.twins_hopeless(packed.state, packed.params)
+    assert exhaustive_search(board, YUKON)[0] == UNSOLVABLE
+    assert checked_solve(board, YUKON, limits=Limits(max_nodes=1, time_limit=None)).status == UNSOLVABLE
+
+
+# Won: JS goes home at once, and JC takes QD. With JC assumed to leave second it needs JS
+# home, which the test learns only after it first looked at JC (it looks at the columns
+# last to first).
+TWINS_LATE_HOME = """\
+KS QD
+<TC> <QH> <9D> JS
+<8D> JC
+KD QS JD
+KH QC
+KC
+TD
+Foundations: S-T H-J D-7 C-9
+"""
+
+
+def test_a_twin_assumed_second_may_wait_for_the_other_to_go_home():
+    board = parse_board(TWINS_LATE_HOME, YUKON)
+    packed = pack(board, YUKON)
+    jack_of_clubs = 2 * int(packed.params[layout.CAPACITY]) + 1
+    assert int(packed.state[jack_of_clubs]) == parse_card("JC")
+    assert not prune.hopeless(packed.state, packed.params, prune.NOWHERE, jack_of_clubs)
+    assert exhaustive_search(board, YUKON)[0] == SOLVED
+
+
+def test_twins_split_keeps_won_positions():
+    """The split never calls a position on a winning line lost (real deals, lines found
+    without HOPELESS)."""
+    checked = 0
+    for number in range(1, 41):
+        board = deal_board("yukon", number, "pysol")
+        won = checked_solve(
+            board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS, Limits(max_nodes=300_000, time_limit=None)
+        )
+        if won.status != SOLVED:
+            continue
+        for _token, _move, after in replay_tokens(board, won.solution.split(), YUKON):
+            packed = pack(board, YUKON)
+            assert not prune.twins_hopeless(packed.state, packed.params), board.to_text()
+            board = after
+            checked += 1
+    assert checked > 2_000, checked
+
+
 def test_kpat_yukon_26_is_lost_at_the_root():
     """JC lies face down beneath JS, and QH beneath JC: the twin rule proves KPat's deal 26
     lost before any move (the search without it needed 147 M positions, measured once)."""

@@ -36,6 +36,12 @@ any move, where the search needed 147 M positions to show it. No move brings the
 (nothing is ever put on a face-down card), so the argument below for testing only after
 some moves stands.
 
+Which twin leaves first is forced only there; in general, split the cases. In any line one
+of the two leaves first (or neither ever leaves), and then the other one meets the same
+condition. So when the test with the condition put on x and the test with it put on y
+both leave a card never home, the position is lost (``twins_hopeless``). It costs up to 52
+tests (77 us at a deal's start), so the search runs it on the root only.
+
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
 changes. By induction on the time each event of a winning line happens, every one of them
@@ -93,7 +99,7 @@ from solver.engine.moves import (
     move_size,
     move_target,
     rank_of,
-    red,
+    suit_of,
 )
 
 NOWHERE, IN_STOCK = -1, -2
@@ -147,8 +153,36 @@ def twin_lies_on(state, params, place):
     column, index = place // params[CAPACITY], place % params[CAPACITY]
     if index + 1 >= state[params[LENGTHS] + column]:
         return False
-    card, above = state[place], state[place + 1]
-    return rank_of(card) < 13 and rank_of(above) == rank_of(card) and red(above) == red(card)
+    card = state[place]
+    return rank_of(card) < 13 and state[place + 1] == twin_of(card)
+
+
+@kernel
+def twin_of(card):
+    """The card of the same rank and colour in the other suit (S-C, H-D)."""
+    return (3 - suit_of(card)) * 13 + rank_of(card) - 1
+
+
+@kernel
+def twins_hopeless(state, params):
+    """The twin rule with a case split on which twin leaves first (see "Twins" above): is
+    some pair of twins on the table such that either order leaves a card never home?"""
+    if params[SAME_SUIT] or params[CARD_COUNT] != 52:
+        return False
+    capacity = params[CAPACITY]
+    place_of = np.full(52, NOWHERE, dtype=np.int64)
+    for column in range(params[COLUMNS]):
+        for index in range(state[params[LENGTHS] + column]):
+            place_of[state[column * capacity + index]] = column * capacity + index
+    for card in range(26):  # spades and hearts; their twins are clubs and diamonds
+        twin = twin_of(card)
+        if rank_of(card) == 13 or place_of[card] == NOWHERE or place_of[twin] == NOWHERE:
+            continue
+        if hopeless(state, params, NOWHERE, place_of[card]) and hopeless(
+            state, params, NOWHERE, place_of[twin]
+        ):
+            return True
+    return False
 
 
 @kernel
@@ -173,12 +207,13 @@ def push_children(params, place_of, card, leaves, pending, count):
 
 
 @kernel
-def hopeless(state, params, watched=NOWHERE):
+def hopeless(state, params, watched=NOWHERE, second=NOWHERE):
     """Is some card certain never to reach a foundation?
 
     ``watched``: the place of a packet's leader that was just moved onto a card, from a
     position that was not hopeless; once it is derived to leave, the answer is no (see
-    ``may_turn_hopeless``).
+    ``may_turn_hopeless``). ``second``: the place of a card assumed to leave only after its
+    twin (see ``twins_hopeless``).
 
     The derivation runs as a work list: a place is looked at again only when an event it
     depends on was just derived."""
@@ -191,8 +226,8 @@ def hopeless(state, params, watched=NOWHERE):
     ever_home = np.zeros(52, dtype=np.bool_)
     # Pushes in all, with d decks: each of the <= 52 d places once at the start, 2 d per
     # exposed event (children), 1 per leaves event (or the <= 4 d Kings, once), 1 per home
-    # event (a twin beneath), 3 d per card first home (successors; with return, children):
-    # <= 52 d (3 + 2 d) + 160 d, which is under 16 * 52 d for d <= 2.
+    # event (a twin beneath), 3 d per card first home (successors; with return, children),
+    # 1 for ``second``: <= 52 d (3 + 2 d) + 161 d, which is under 16 * 52 d for d <= 2.
     pending = np.empty(16 * params[CARD_COUNT], dtype=np.int64)
     count = 0
     for slot in range(params[FOUNDATION_COUNT]):
@@ -216,6 +251,7 @@ def hopeless(state, params, watched=NOWHERE):
             pending[count] = place
             count += 1
             homes_needed += 1
+    first = place_of[twin_of(state[second]), 0] if second != NOWHERE else NOWHERE
     while count > 0:
         count -= 1
         place = pending[count]
@@ -232,6 +268,9 @@ def hopeless(state, params, watched=NOWHERE):
             if index > 0:  # a twin beneath may have waited for this card to go home
                 pending[count] = place - 1
                 count += 1
+            if place == first:  # so may the card assumed to leave second
+                pending[count] = second
+                count += 1
             if not ever_home[card]:
                 ever_home[card] = True
                 if rank_of(card) < 13:
@@ -242,9 +281,14 @@ def hopeless(state, params, watched=NOWHERE):
             continue
         if home[place] or (rank_of(card) == 13 and column_empties):
             moves_off = True
-        elif index < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place):
+        elif place == second or (
+            index < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place)
+        ):
             # both parents, or the twin gone home (see "Twins" above)
-            moves_off = home[place + 1] or parents_exposable(params, card, place_of, exposed, ever_home, 2)
+            twin = first if place == second else place + 1
+            moves_off = (twin >= 0 and home[twin]) or parents_exposable(
+                params, card, place_of, exposed, ever_home, 2
+            )
         else:
             moves_off = parents_exposable(params, card, place_of, exposed, ever_home, 1)
         if moves_off:

@@ -27,7 +27,7 @@ from solver.engine.moves import (
     generate_moves,
     undo_move,
 )
-from solver.engine.prune import hopeless, may_turn_hopeless, watched_place
+from solver.engine.prune import hopeless, may_turn_hopeless, twins_hopeless, watched_place
 from solver.engine.table import SEEN, probe
 
 # control block
@@ -88,7 +88,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     probe(entries, counters, first, second, 0)
-    if (control[OPTIONS] & HOPELESS) and hopeless(state, params):
+    if (control[OPTIONS] & HOPELESS) and (hopeless(state, params) or twins_hopeless(state, params)):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves[0], scores)
