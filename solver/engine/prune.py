@@ -145,10 +145,16 @@ def parents_exposable(params, card, place_of, exposed, ever_home, wanted):
 
 
 @kernel
+def twins_apply(params):
+    """The twin rules hold with one deck and alternating colours (see "Twins" above)."""
+    return not params[SAME_SUIT] and params[CARD_COUNT] == 52
+
+
+@kernel
 def twin_lies_on(state, params, place):
     """Does the card at ``place`` lie directly beneath its twin, the card of its rank and
-    colour in the other suit (one deck, alternating colours; not for Kings)?"""
-    if params[SAME_SUIT] or params[CARD_COUNT] != 52:
+    colour in the other suit (not for Kings)?"""
+    if not twins_apply(params):
         return False
     column, index = place // params[CAPACITY], place % params[CAPACITY]
     if index + 1 >= state[params[LENGTHS] + column]:
@@ -167,20 +173,18 @@ def twin_of(card):
 def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
     some pair of twins on the table such that either order leaves a card never home?"""
-    if params[SAME_SUIT] or params[CARD_COUNT] != 52:
+    if not twins_apply(params):
         return False
     capacity = params[CAPACITY]
-    place_of = np.full(52, NOWHERE, dtype=np.int64)
+    place_of = np.full((52, 1), NOWHERE, dtype=np.int64)
     for column in range(params[COLUMNS]):
         for index in range(state[params[LENGTHS] + column]):
-            place_of[state[column * capacity + index]] = column * capacity + index
+            add_place(place_of, state[column * capacity + index], column * capacity + index)
     for card in range(26):  # spades and hearts; their twins are clubs and diamonds
-        twin = twin_of(card)
-        if rank_of(card) == 13 or place_of[card] == NOWHERE or place_of[twin] == NOWHERE:
+        here, there = place_of[card, 0], place_of[twin_of(card), 0]
+        if rank_of(card) == 13 or here == NOWHERE or there == NOWHERE:
             continue
-        if hopeless(state, params, NOWHERE, place_of[card]) and hopeless(
-            state, params, NOWHERE, place_of[twin]
-        ):
+        if hopeless(state, params, NOWHERE, here) and hopeless(state, params, NOWHERE, there):
             return True
     return False
 
