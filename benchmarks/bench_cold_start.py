@@ -26,9 +26,10 @@ started = time.perf_counter()
 from solver.numbering import deal_board
 from solver.result import Limits
 from solver.rules import Rules
-from solver.solve import solve
+from solver.solve import solve_position
 imported = time.perf_counter()
-result = solve(deal_board({variant!r}, {deal}, {numbering!r}), Rules({variant!r}), Limits(time_limit=600))
+board = deal_board({variant!r}, {deal}, {numbering!r})
+result = solve_position(board, Rules({variant!r}), Limits(time_limit=600))
 solved = time.perf_counter()
 print(json.dumps({{"import_seconds": imported - started, "solve_seconds": solved - imported,
                   "solver_seconds": result.seconds, "status": result.status, "nodes": result.nodes}}))

@@ -42,7 +42,7 @@ from solver.numbering import deal_board
 from solver.reference import is_won
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
-from solver.solve import solve
+from solver.solve import solve_position
 
 KPAT_DEFAULT = "/usr/games/kpat"
 YUKON_GAME_ID = "10"
@@ -115,7 +115,7 @@ def run_ours(deals: list[int], time_limit: float) -> dict:
     for deal in tqdm(deals, desc="ours (yukon kpat)", file=sys.stderr):
         board = deal_board("yukon", deal, "kpat")
         solve_started = time.perf_counter()
-        result = solve(board, RULES, limits)
+        result = solve_position(board, RULES, limits)
         results[deal] = (result, time.perf_counter() - solve_started)
     return {
         "warm_up": warm,

@@ -29,7 +29,7 @@ from solver.engine.table import ENTRY_BYTES
 from solver.numbering import NUMBERINGS, deal_board
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
-from solver.solve import solve
+from solver.solve import solve_position
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -127,7 +127,7 @@ def main(argv=None) -> int:
         for index, deal in enumerate(tqdm(deals, desc=f"{args.variant} {args.numbering}", file=sys.stderr)):
             board = deal_board(args.variant, deal, args.numbering)
             solve_started = time.perf_counter()
-            result = solve(board, rules, limits)
+            result = solve_position(board, rules, limits)
             seconds = time.perf_counter() - solve_started
             peak_entries = max(peak_entries, result.peak_table_entries)
             rows.append({"deal": deal, "status": result.status, "seconds": seconds, "nodes": result.nodes})

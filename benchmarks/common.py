@@ -20,7 +20,7 @@ from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
-from solver.solve import solve
+from solver.solve import solve_position
 
 STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
 
@@ -117,7 +117,7 @@ def warm_up(variant: str, numbering: str, deal: int = 1, time_limit: float = 10.
     """One solve whose only purpose is to load (or compile) the numba kernels."""
     board = deal_board(variant, deal, numbering)
     started = time.perf_counter()
-    result = solve(board, Rules(variant), Limits(time_limit=time_limit))
+    result = solve_position(board, Rules(variant), Limits(time_limit=time_limit))
     return {
         "deal": deal,
         "status": result.status,

@@ -33,7 +33,7 @@ from solver.numbering import check_deal_number, deal_board
 from solver.ranges import DealRange, merge
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
-from solver.solve import solve
+from solver.solve import solve_position
 from solver.store import DECIDED, Store, now_text
 
 # Deals sent to a local worker ahead of the one it is solving.
@@ -60,7 +60,7 @@ def solve_deal(deal: int, rules: Rules, numbering: str, limits: Limits) -> dict:
     try:
         board = deal_board(rules.variant, deal, numbering)
         board_text = board.to_text()
-        result = solve(board, rules, limits)
+        result = solve_position(board, rules, limits)
     except Exception as error:  # any solver fault is recorded, not fatal
         return failure_row(
             deal, rules, numbering, limits, exception_reason(error), time.perf_counter() - started, board_text

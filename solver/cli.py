@@ -246,7 +246,7 @@ def solve(
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
-    from solver.solve import solve as solve_position
+    from solver.solve import solve_position
 
     board, number = opening(deal, board_file, rules, numbering)
     result = solve_position(board, rules, limits)

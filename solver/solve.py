@@ -4,7 +4,6 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -14,7 +13,8 @@ from solver.board import Board, check_board
 from solver.cards import KING, make_card
 from solver.engine import layout, moves, search, shortcut, table
 from solver.notation import final_position, solution_text
-from solver.reference import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.packing import Packed, copy_packed, decode, pack
+from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 
@@ -22,60 +22,6 @@ MAX_DEPTH = 4096
 FIRST_TABLE_SLOTS = 1 << 16
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
-
-
-@dataclass
-class Packed:
-    """A position as the engine holds it."""
-
-    state: np.ndarray
-    params: np.ndarray
-    zobrist: np.ndarray
-    column_keys: np.ndarray
-
-
-@lru_cache(maxsize=8)
-def zobrist_for(params_bytes: bytes) -> np.ndarray:
-    return layout.make_zobrist(np.frombuffer(params_bytes, dtype=np.int64))
-
-
-def pack(board: Board, rules: Rules) -> Packed:
-    params = layout.make_params(
-        rules.column_count,
-        rules.foundation_count,
-        len(board.stock),
-        int(rules.same_suit_building),
-        int(rules.foundation_return),
-        rules.card_count,
-    )
-    state = np.zeros(layout.state_size(params), dtype=np.int8)
-    capacity = int(params[layout.CAPACITY])
-    for column, cards in enumerate(board.columns):
-        state[column * capacity : column * capacity + len(cards)] = cards
-        state[params[layout.LENGTHS] + column] = len(cards)
-        state[params[layout.FACE_DOWN] + column] = board.face_down_counts[column]
-    foundations = params[layout.FOUNDATIONS]
-    state[foundations : foundations + len(board.foundations)] = board.foundations
-    stock = params[layout.STOCK]
-    state[stock : stock + len(board.stock)] = board.stock
-    zobrist = zobrist_for(params.tobytes())
-    column_keys = np.zeros((2, rules.column_count), dtype=np.uint64)
-    layout.init_column_keys(state, params, zobrist, column_keys)
-    return Packed(state, params, zobrist, column_keys)
-
-
-def decode(move: int) -> Move:
-    """An engine move as a reference-engine Move."""
-    kind = moves.move_kind(move)
-    source, target = moves.move_source(move), moves.move_target(move)
-    card, size = moves.move_card(move), moves.move_size(move)
-    if kind == moves.TABLEAU:
-        return Move(TABLEAU, source, target, card, size)
-    if kind == moves.TO_FOUNDATION:
-        return Move(TO_FOUNDATION, source, target, card)
-    if kind == moves.FROM_FOUNDATION:
-        return Move(FROM_FOUNDATION, source, target, card)
-    return Move(STOCK_DEAL, -1, -1, -1, size)
 
 
 _thread_stacks = threading.local()
@@ -223,7 +169,7 @@ def adapt_chunk(chunk: int, nodes: int, started: float) -> int:
     return int(min(max(nodes * CHUNK_SECONDS / seconds, 1_000), 5_000_000))
 
 
-def solve(
+def solve_position(
     board: Board, rules: Rules, limits: Limits | None = None, options: int = moves.ALL_REDUCTIONS
 ) -> Result:
     """Decide a position. A solved result's line has been replayed as a win on the
@@ -302,10 +248,6 @@ def guessing_matters(params: np.ndarray) -> bool:
     one-deck russian, where a card builds on one card only (its probes would merely repeat
     the plain ones)."""
     return not (params[layout.SAME_SUIT] and params[layout.CARD_COUNT] == 52)
-
-
-def copy_packed(packed: Packed) -> Packed:
-    return Packed(packed.state.copy(), packed.params, packed.zobrist, packed.column_keys.copy())
 
 
 def shortest_line(board, rules, line, budget, options, peak):

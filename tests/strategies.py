@@ -13,8 +13,6 @@ Two sources of positions:
   lies on a card it builds on), so that cards often have a choice of parents.
 * ``dead_positions``: small positions that are lost by construction (a card pinned above
   everything it needs), so that samples hold unsolvable positions of every rule set.
-
-Also ``unpack``, the inverse of ``solver.solve.pack``, to compare engine states with Boards.
 """
 
 import random
@@ -24,7 +22,6 @@ from hypothesis import strategies as st
 
 from solver.board import Board, check_board
 from solver.cards import KING, card_rank, card_suit, make_card
-from solver.engine import layout
 from solver.numbering import deal_board
 from solver.reference import STOCK_DEAL, TO_FOUNDATION, apply_move, builds_on, legal_moves
 from solver.rules import VARIANTS, Rules
@@ -283,31 +280,3 @@ def dead_positions(
 def positions(rules: Rules):
     """Either kind of position."""
     return st.one_of(dealt_positions(rules), small_positions(rules))
-
-
-# --- engine state -> Board ------------------------------------------------------------------
-
-
-def unpack(packed) -> Board:
-    """The Board an engine position (``solver.solve.Packed``) holds: the inverse of ``pack``."""
-    state, params = packed.state, packed.params
-    capacity = int(params[layout.CAPACITY])
-    columns, face_down_counts = [], []
-    for column in range(int(params[layout.COLUMNS])):
-        length = int(state[params[layout.LENGTHS] + column])
-        columns.append(tuple(int(card) for card in state[column * capacity : column * capacity + length]))
-        face_down_counts.append(int(state[params[layout.FACE_DOWN] + column]))
-    foundations = raw_foundations(packed)
-    stock_at = int(params[layout.STOCK])
-    stock = state[
-        stock_at + int(state[params[layout.STOCK_NEXT]]) : stock_at + int(params[layout.STOCK_SIZE])
-    ]
-    return Board(tuple(columns), tuple(face_down_counts), foundations, tuple(int(card) for card in stock))
-
-
-def raw_foundations(packed) -> tuple[int, ...]:
-    """Foundation heights in the engine's slot order (not canonicalised)."""
-    at = int(packed.params[layout.FOUNDATIONS])
-    return tuple(
-        int(height) for height in packed.state[at : at + int(packed.params[layout.FOUNDATION_COUNT])]
-    )

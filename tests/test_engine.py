@@ -23,10 +23,8 @@ from strategies import (
     dealt_positions,
     playout,
     random_move,
-    raw_foundations,
     seeds,
     small_positions,
-    unpack,
 )
 
 from solver import reference
@@ -35,10 +33,11 @@ from solver.cards import SUITS, parse_card
 from solver.engine import layout, moves, prune, search
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
+from solver.packing import copy_packed, decode, pack, raw_foundations, unpack
 from solver.reference import TO_FOUNDATION, Move, legal_moves
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
-from solver.solve import Budget, Search, copy_packed, decode, pack, solve
+from solver.solve import Budget, Search, solve_position
 
 SETTINGS = {
     "derandomize": True,
@@ -125,8 +124,8 @@ def permuted(board: Board, order) -> Board:
 
 
 def checked_solve(board: Board, rules: Rules, options: int = moves.ALL_REDUCTIONS, limits=NODE_LIMITS):
-    """solve(), and for a solved result our own replay of its tokens to a win."""
-    result = solve(board, rules, limits, options)
+    """solve_position(), and for a solved result our own replay of its tokens to a win."""
+    result = solve_position(board, rules, limits, options)
     if result.status == SOLVED:
         steps = list(replay_tokens(board, result.solution.split(), rules))
         final = steps[-1][2] if steps else board
@@ -612,7 +611,7 @@ def test_reductions_keep_verdicts_near_winning_lines():
     for index in range(300):
         rules = Rules("yukon", foundation_return=index % 3 == 2)
         board = deal_board("yukon", rng.randint(1, 31999), "pysol")
-        won = solve(board, rules, Limits(max_nodes=2_000_000, time_limit=None))
+        won = solve_position(board, rules, Limits(max_nodes=2_000_000, time_limit=None))
         if won.status != SOLVED:
             continue
         line = list(replay_tokens(board, won.solution.split(), rules))
