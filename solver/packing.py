@@ -9,7 +9,8 @@ import numpy as np
 
 from solver.board import Board
 from solver.engine import layout, moves
-from solver.reference import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.engine.move_kinds import STOCK_DEAL
+from solver.reference import Move
 from solver.rules import Rules
 
 
@@ -54,17 +55,11 @@ def pack(board: Board, rules: Rules) -> Packed:
 
 
 def decode(move: int) -> Move:
-    """An engine move as a reference-engine Move."""
-    kind = moves.move_kind(move)
-    source, target = moves.move_source(move), moves.move_target(move)
-    card, size = moves.move_card(move), moves.move_size(move)
-    if kind == moves.TABLEAU:
-        return Move(TABLEAU, source, target, card, size)
-    if kind == moves.TO_FOUNDATION:
-        return Move(TO_FOUNDATION, source, target, card)
-    if kind == moves.FROM_FOUNDATION:
-        return Move(FROM_FOUNDATION, source, target, card)
-    return Move(STOCK_DEAL, -1, -1, -1, size)
+    """An engine move as a reference-engine Move (the kinds are the same ints)."""
+    kind, size = moves.move_kind(move), moves.move_size(move)
+    if kind == STOCK_DEAL:
+        return Move(STOCK_DEAL, -1, -1, -1, size)
+    return Move(kind, moves.move_source(move), moves.move_target(move), moves.move_card(move), size)
 
 
 def copy_packed(packed: Packed) -> Packed:

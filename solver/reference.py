@@ -7,21 +7,18 @@ from dataclasses import dataclass, replace
 
 from solver.board import Board, foundation_top
 from solver.cards import KING, card_rank, card_suit, card_text, is_red
+from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
 from solver.rules import Rules
-
-TABLEAU = "tableau"
-TO_FOUNDATION = "to_foundation"
-FROM_FOUNDATION = "from_foundation"
-STOCK_DEAL = "stock"
 
 
 @dataclass(frozen=True)
 class Move:
-    """One move. ``source``/``target`` are 0-based column numbers, or a foundation slot on
-    the foundation side. ``card`` is the leading (or only) card moved; ``size`` the number of
-    cards moved (a stock deal: the number dealt)."""
+    """One move. ``kind`` is one of ``engine.move_kinds`` (TABLEAU, ...). ``source``/``target``
+    are 0-based column numbers, or a foundation slot on the foundation side. ``card`` is the
+    leading (or only) card moved; ``size`` the number of cards moved (a stock deal: the number
+    dealt)."""
 
-    kind: str
+    kind: int
     source: int
     target: int
     card: int

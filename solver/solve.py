@@ -28,19 +28,13 @@ _thread_stacks = threading.local()
 
 
 def search_stack():
-    """The search stack (move lists, counts, next indices, applied moves, scores) of this
-    thread, made once (8 MB, which cost more to allocate than most solves take) and reused
-    by every search the thread runs one after another: a search starts at depth 0 and
-    writes every entry before it reads it, and ``Search.path`` copies what it returns."""
+    """The search stack (see ``engine.layout``) of this thread, made once (8 MB, which cost
+    more to allocate than most solves take) and reused by every search the thread runs one
+    after another: a search starts at depth 0 and writes every entry before it reads it, and
+    ``Search.path`` copies what it returns."""
     stack = getattr(_thread_stacks, "stack", None)
     if stack is None:
-        stack = _thread_stacks.stack = (
-            np.zeros((MAX_DEPTH, moves.MAX_MOVES), dtype=np.int32),
-            np.zeros(MAX_DEPTH, dtype=np.int32),
-            np.zeros(MAX_DEPTH, dtype=np.int32),
-            np.zeros(MAX_DEPTH, dtype=np.int32),
-            np.zeros(moves.MAX_MOVES, dtype=np.int32),
-        )
+        stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH)
     return stack
 
 
@@ -100,28 +94,34 @@ class Search:
         p = packed
         search.search_start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control)
 
+    def entries(self) -> np.ndarray:
+        return self.table[table.TABLE_ENTRIES]
+
+    def counters(self) -> np.ndarray:
+        return self.table[table.TABLE_COUNTERS]
+
     def grow_at(self) -> int:
-        slots = self.table[0].shape[0]
+        slots = self.entries().shape[0]
         return slots // 2 if slots < self.max_slots else np.iinfo(np.int64).max
 
     def grow(self, budget: Budget) -> None:
         """Double the table, unless rehashing would outlast the time left (so a time limit
         is kept to within a chunk); then the table fills up instead, which costs only speed."""
-        slots = self.table[0].shape[0] * 2
+        slots = self.entries().shape[0] * 2
         if slots * REHASH_SECONDS_PER_SLOT > budget.time_left():
-            self.control[search.GROW_AT] = np.iinfo(np.int64).max
+            self.control[layout.CONTROL_GROW_AT] = np.iinfo(np.int64).max
             return
         bigger = table.make_table(slots)
-        table.rehash(self.table[0], *bigger)
+        table.rehash(self.entries(), bigger[table.TABLE_ENTRIES], bigger[table.TABLE_COUNTERS])
         self.table = bigger
-        self.control[search.GROW_AT] = self.grow_at()
+        self.control[layout.CONTROL_GROW_AT] = self.grow_at()
 
     def run(self, budget: Budget, node_cap: float = float("inf")) -> int:
         """Search until a verdict, the budget runs out, or this search has expanded
         ``node_cap`` nodes; return the engine status."""
         p = self.packed
         chunk = 20_000
-        status = self.control[search.STATUS]
+        status = self.control[layout.CONTROL_STATUS]
         while status not in (search.SOLVED, search.EXHAUSTED):
             if budget.time_left() <= 0:
                 budget.spent = "time"
@@ -132,33 +132,33 @@ class Search:
             if budget.interrupted:
                 budget.spent = "interrupted"
                 break
-            before_nodes, before_time = int(self.control[search.NODES]), time.perf_counter()
+            before_nodes, before_time = int(self.control[layout.CONTROL_NODES]), time.perf_counter()
             if before_nodes >= node_cap:
                 break
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             status = search.search_chunk(
                 p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, limit
             )
-            budget.nodes += int(self.control[search.NODES]) - before_nodes
-            chunk = adapt_chunk(chunk, int(self.control[search.NODES]) - before_nodes, before_time)
+            budget.nodes += int(self.control[layout.CONTROL_NODES]) - before_nodes
+            chunk = adapt_chunk(chunk, int(self.control[layout.CONTROL_NODES]) - before_nodes, before_time)
             if status == search.GROW:
                 self.grow(budget)
-        self.peak_entries = max(self.peak_entries, int(self.table[1][0]))
+        self.peak_entries = max(self.peak_entries, int(self.counters()[table.ENTRY_COUNT]))
         return status
 
     def path(self) -> np.ndarray:
         """The engine moves from the root to the current position."""
-        return self.stack[3][: int(self.control[search.DEPTH])].copy()
+        return self.stack[layout.STACK_APPLIED][: int(self.control[layout.CONTROL_DEPTH])].copy()
 
     def truncation_cause(self) -> str:
         """Why parts of the space went unsearched: a full table lets cycles run into the
         depth cap ("memory"); otherwise a path outgrew the stack ("depth")."""
-        counters = self.table[1]
-        return "memory" if counters[0] >= counters[1] else "depth"
+        counters = self.counters()
+        return "memory" if counters[table.ENTRY_COUNT] >= counters[table.ENTRY_LIMIT] else "depth"
 
     @property
     def truncated(self) -> bool:
-        return bool(self.control[search.TRUNCATED])
+        return bool(self.control[layout.CONTROL_TRUNCATED])
 
 
 def adapt_chunk(chunk: int, nodes: int, started: float) -> int:
@@ -264,7 +264,7 @@ def shortest_line(board, rules, line, budget, options, peak):
             return [decode(int(move)) for move in ida.path()], not ida.truncated, peak
         if status != search.EXHAUSTED or ida.truncated:
             return line, False, peak
-        limit = int(ida.control[search.NEXT_LIMIT])
+        limit = int(ida.control[layout.CONTROL_NEXT_LIMIT])
     return line, True, peak
 
 

@@ -15,6 +15,34 @@ the XOR of ``zobrist[k, (i * 52 + card) * 2 + face_up]`` over its cards. The pos
 adds a mixed column hash per column (addition commutes, so the key ignores column order:
 with no stock left, columns are interchangeable) to the foundation and stock terms. Two 64-bit keys make a
 128-bit identity; a collision would need two different positions to agree on both.
+Column-order-free keys are a reduction too: positions that differ only in column order are
+searched once. While stock is left (Milligan) the order matters, since a deal puts its cards
+on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
+
+The search (``search``) keeps the rest of its state in two more places, so that it can stop
+and go on:
+
+The stack, a tuple of int32 arrays with one row per depth (made by ``make_stack``):
+
+    stack[STACK_MOVES][depth, i]    move i of the position at ``depth`` (MAX_MOVES a row)
+    stack[STACK_COUNTS][depth]      how many moves of that row are to be searched
+    stack[STACK_NEXT][depth]        the row's next move to search
+    stack[STACK_APPLIED][depth]     the move made at ``depth`` as ``apply_move`` returned it
+                                    (TURNED set if it turned a card): the path from the root
+    stack[STACK_SCORES][i]          scratch for ordering one move list
+
+The control block, one int64 array (made by ``search.make_control``):
+
+    control[CONTROL_DEPTH]          depth of the current position (the path's length)
+    control[CONTROL_NODES]          positions reached so far
+    control[CONTROL_STATUS]         the search's status (``search.RUNNING``, ``SOLVED``, ...)
+    control[CONTROL_LIMIT]          IDA*: the largest depth + lower bound searched
+    control[CONTROL_TRUNCATED]      1 once part of the space went unsearched (no proof then)
+    control[CONTROL_NEXT_LIMIT]     IDA*: the smallest bound that went over the limit
+    control[CONTROL_MODE]           ``search.DFS`` or ``search.IDA``
+    control[CONTROL_OPTIONS]        the reductions (and guesses) on, bits of ``moves``
+    control[CONTROL_GROW_AT]        table entries at which the search pauses for a bigger table
+    control[CONTROL_BRANCH_LIMIT]   > 0: only that many best-ordered moves per position
 """
 
 import numpy as np
@@ -27,6 +55,15 @@ LENGTHS, FACE_DOWN, FOUNDATIONS, STOCK, STOCK_NEXT = range(7, 12)
 ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, ZOBRIST_COLUMNS, PARAM_COUNT = 12, 13, 14, 15
 
 ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
+
+# the search stack
+STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES = range(5)
+MAX_MOVES = 512  # the longest move list a position may have; a longer one truncates
+
+# the control block
+CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
+CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
+CONTROL_SIZE = 10
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):
@@ -54,6 +91,17 @@ def state_size(params) -> int:
     return int(params[STOCK_NEXT]) + 1
 
 
+def make_stack(max_depth: int) -> tuple[np.ndarray, ...]:
+    """A search stack for paths of up to ``max_depth`` moves (see the module docstring)."""
+    stack = [None] * 5
+    stack[STACK_MOVES] = np.zeros((max_depth, MAX_MOVES), dtype=np.int32)
+    stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
+    stack[STACK_NEXT] = np.zeros(max_depth, dtype=np.int32)
+    stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)
+    stack[STACK_SCORES] = np.zeros(MAX_MOVES, dtype=np.int32)
+    return tuple(stack)
+
+
 def make_zobrist(params) -> np.ndarray:
     size = int(params[ZOBRIST_COLUMNS]) + int(params[COLUMNS])
     rng = np.random.default_rng(ZOBRIST_SEED)
@@ -62,6 +110,7 @@ def make_zobrist(params) -> np.ndarray:
 
 @kernel
 def card_key(zobrist, k, index, card, face_up):
+    """Key ``k``'s Zobrist term for ``card`` at height ``index`` of a column, face up or down."""
     return zobrist[k, (index * 52 + card) * 2 + face_up]
 
 
@@ -75,6 +124,7 @@ def mix(value):
 
 @kernel
 def column_key(state, params, zobrist, k, column):
+    """Key ``k``'s hash of ``column`` computed afresh (moves update it incrementally)."""
     capacity = params[CAPACITY]
     face_down = state[params[FACE_DOWN] + column]
     key = np.uint64(0)
@@ -85,6 +135,7 @@ def column_key(state, params, zobrist, k, column):
 
 @kernel
 def init_column_keys(state, params, zobrist, column_keys):
+    """Fill ``column_keys`` with both hashes of every column."""
     for k in range(2):
         for column in range(params[COLUMNS]):
             column_keys[k, column] = column_key(state, params, zobrist, k, column)
@@ -92,6 +143,7 @@ def init_column_keys(state, params, zobrist, column_keys):
 
 @kernel
 def stock_left(state, params):
+    """How many stock cards are still to be dealt."""
     return params[STOCK_SIZE] - state[params[STOCK_NEXT]] if params[STOCK_SIZE] > 0 else 0
 
 
@@ -112,6 +164,8 @@ def ordered_keys(state, params, zobrist, column_keys):
 
 @kernel
 def keys_of(state, params, zobrist, column_keys, ordered):
+    """The two keys: column hashes salted with their column number when ``ordered``,
+    plus the foundation and stock terms."""
     first = np.uint64(0)
     second = np.uint64(0)
     salt_at = params[ZOBRIST_COLUMNS]

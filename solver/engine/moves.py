@@ -1,11 +1,12 @@
 """Move generation, apply and undo over the packed state (see ``layout``).
 
 A move is an int32: ``kind | source << 2 | target << 6 | size << 10 | card << 18 |
-turned << 25``. Kinds: TABLEAU (packet of ``size`` cards led by ``card`` from column
-``source`` to column ``target``), TO_FOUNDATION (exposed card of ``source`` to slot
-``target``), FROM_FOUNDATION (top of slot ``source`` onto column ``target``), STOCK_DEAL
-(``size`` cards dealt onto columns 1..size). ``turned`` is set by ``apply_move`` when the
-move left a face-down card exposed and turned it, so ``undo_move`` can turn it back.
+turned << 25``. Kinds (``move_kinds``, shared with the reference engine): TABLEAU (packet
+of ``size`` cards led by ``card`` from column ``source`` to column ``target``),
+TO_FOUNDATION (exposed card of ``source`` to slot ``target``), FROM_FOUNDATION (top of slot
+``source`` onto column ``target``), STOCK_DEAL (``size`` cards dealt onto columns
+1..size). ``turned`` is set by ``apply_move`` when the move left a face-down card exposed
+and turned it, so ``undo_move`` can turn it back.
 
 The generator's reductions, each sound (no win is lost) and switchable through ``options``
 so tests can compare verdicts with and without them:
@@ -29,6 +30,10 @@ SAFE_FOUNDATION (auto-move): with foundation return off and the stock empty, an 
     took, to uncover what the other foundation of its suit needs (a test pins such a
     position). In russian the landers of C are its own suit's rank r-1, which is on a
     foundation whenever C is playable, so with one deck every playable exposed card goes up.
+    Deliberately not used: KPat's rule that always plays 2s, and Raymond's rule. In Yukon a
+    buried Ace of the other colour, with cards on top of it, may need that 2 as its landing
+    card: KPat reports its deal 172 lost for this reason, and it is won (a test pins it, and
+    a position where playing the 2 home loses).
 WHOLE_COLUMN_TO_EMPTY: a packet that is a whole column (leader at the bottom) never moves
     to an empty column: the result is the same position with two columns swapped, which
     the column-order-free key already treats as the same position.
@@ -57,10 +62,14 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
     a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
     cards other than Kings the same exchange is not safe, as a packet can later carry the
     parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
-    decks (a Queen then has four Kings to lie on).
+    decks (a Queen then has four Kings to lie on). It halves the proof that PySolFC deal
+    136 is lost (5.0 M to 2.5 M positions, measured when it came in).
 
-KEEP_BUILDS is not a reduction but a guess, for probes only (a search with it on marks
-itself truncated, so it never proves a position lost): a card lying face up on a card it
+Each reduction is tested by comparing verdicts with it on and off.
+
+KEEP_BUILDS is not a reduction but a guess, for the branch-limited searches that look for a
+first win (``solver.solve.PROBES``; a search with it on marks itself truncated, so it never
+proves a position lost): a card lying face up on a card it
 builds on is not moved off it unless that card could go to its foundation next. Most wins
 survive it and its search space is far smaller, but some need such a move: in KPat's deal
 47, 7D leaves 8S for 8C so that 6S can later carry 8S onto the 7D (a test pins it).
@@ -68,6 +77,7 @@ survive it and its search space is far smaller, but some need such a move: in KP
 
 import numpy as np
 
+from solver.engine.cards import builds_on, rank_of, red, suit_of
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CAPACITY,
@@ -78,77 +88,57 @@ from solver.engine.layout import (
     FOUNDATION_RETURN,
     FOUNDATIONS,
     LENGTHS,
+    MAX_MOVES,
     SAME_SUIT,
     STOCK,
     STOCK_NEXT,
     card_key,
     stock_left,
 )
+from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
 
-TABLEAU, TO_FOUNDATION, FROM_FOUNDATION, STOCK_DEAL = 0, 1, 2, 3
 TURNED = 1 << 25
-MAX_MOVES = 512
 
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS
-KEEP_BUILDS = 16  # a probe heuristic, not a reduction
+KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 
 
 @kernel
 def encode(kind, source, target, size, card):
+    """The move int of a move (see the module docstring); ``turned`` is left clear."""
     return kind | (source << 2) | (target << 6) | (size << 10) | (card << 18)
 
 
 @kernel
 def move_kind(move):
+    """The move's kind (``move_kinds``)."""
     return move & 3
 
 
 @kernel
 def move_source(move):
+    """The column (or, for FROM_FOUNDATION, the foundation slot) the move takes from."""
     return (move >> 2) & 15
 
 
 @kernel
 def move_target(move):
+    """The column (or, for TO_FOUNDATION, the foundation slot) the move puts onto."""
     return (move >> 6) & 15
 
 
 @kernel
 def move_size(move):
+    """The cards the move carries (for STOCK_DEAL: the cards it deals)."""
     return (move >> 10) & 127
 
 
 @kernel
 def move_card(move):
+    """The card the move leads with (0 for STOCK_DEAL)."""
     return (move >> 18) & 127
-
-
-@kernel
-def rank_of(card):
-    return card % 13 + 1
-
-
-@kernel
-def suit_of(card):
-    return card // 13
-
-
-@kernel
-def red(card):
-    suit = card // 13
-    return suit == 1 or suit == 2
-
-
-@kernel
-def builds_on(card, below, same_suit):
-    """May ``card`` lead a packet onto exposed card ``below``?"""
-    if rank_of(card) + 1 != rank_of(below):
-        return False
-    if same_suit:
-        return suit_of(card) == suit_of(below)
-    return red(card) != red(below)
 
 
 @kernel
@@ -391,6 +381,7 @@ def sort_by_score(moves, scores, count):
 
 @kernel
 def push_card(state, params, zobrist, column_keys, column, card):
+    """Put ``card`` face up on top of ``column``, updating its keys."""
     length_at = params[LENGTHS] + column
     index = state[length_at]
     state[column * params[CAPACITY] + index] = card
@@ -401,6 +392,7 @@ def push_card(state, params, zobrist, column_keys, column, card):
 
 @kernel
 def pop_card(state, params, zobrist, column_keys, column):
+    """Take the (face-up) top card off ``column``, updating its keys; return it."""
     length_at = params[LENGTHS] + column
     index = state[length_at] - 1
     card = state[column * params[CAPACITY] + index]
@@ -422,6 +414,8 @@ def flip_exposed(state, params, zobrist, column_keys, column, face_up):
 
 @kernel
 def turn_if_needed(state, params, zobrist, column_keys, column):
+    """Turn up the exposed card of ``column`` if it is face down; return TURNED if it was,
+    else 0."""
     length = state[params[LENGTHS] + column]
     if length > 0 and state[params[FACE_DOWN] + column] == length:
         flip_exposed(state, params, zobrist, column_keys, column, True)
@@ -489,6 +483,7 @@ def undo_move(state, params, zobrist, column_keys, move):
 
 @kernel
 def cards_home(state, params):
+    """How many cards are on the foundations."""
     total = 0
     for slot in range(params[FOUNDATION_COUNT]):
         total += state[params[FOUNDATIONS] + slot]

@@ -11,14 +11,37 @@ an exhausted DFS proves a position unsolvable. The search is marked *truncated* 
 then never prove anything) when a path would outgrow the stack or a move list overflows.
 
 IDA* mode searches only paths whose length plus ``remaining_cost`` (a lower bound on the
-moves still needed) stays within ``control[LIMIT]``; the table records the shortest depth
-at which a position was expanded, and a position reached again no shorter is skipped.
+moves still needed) stays within ``control[CONTROL_LIMIT]``; the table records the shortest
+depth at which a position was expanded, and a position reached again no shorter is skipped.
+
+The stack and the control block are laid out in ``layout``.
 """
 
 import numpy as np
 
 from solver.engine.jit import kernel
-from solver.engine.layout import CARD_COUNT, COLUMNS, position_keys, stock_left
+from solver.engine.layout import (
+    CARD_COUNT,
+    COLUMNS,
+    CONTROL_BRANCH_LIMIT,
+    CONTROL_DEPTH,
+    CONTROL_GROW_AT,
+    CONTROL_LIMIT,
+    CONTROL_MODE,
+    CONTROL_NEXT_LIMIT,
+    CONTROL_NODES,
+    CONTROL_OPTIONS,
+    CONTROL_SIZE,
+    CONTROL_STATUS,
+    CONTROL_TRUNCATED,
+    STACK_APPLIED,
+    STACK_COUNTS,
+    STACK_MOVES,
+    STACK_NEXT,
+    STACK_SCORES,
+    position_keys,
+    stock_left,
+)
 from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
@@ -28,29 +51,26 @@ from solver.engine.moves import (
     undo_move,
 )
 from solver.engine.prune import hopeless, may_turn_hopeless, twins_hopeless, watched_place
-from solver.engine.table import SEEN, probe
+from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
 
-# control block
-DEPTH, NODES, STATUS, LIMIT, TRUNCATED, NEXT_LIMIT, MODE, OPTIONS, GROW_AT, BRANCH_LIMIT, CONTROL_SIZE = (
-    range(11)
-)
-# statuses
+# statuses (control[CONTROL_STATUS])
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
-# modes
+# modes (control[CONTROL_MODE])
 DFS, IDA = 0, 1
 
 
 def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0) -> np.ndarray:
-    """``branch_limit`` > 0 searches only that many best-ordered moves per position: a
-    probe for a quick win that marks itself truncated (it can never prove unsolvable)."""
+    """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
+    best-ordered moves per position: a search for a quick win that marks itself truncated
+    (it can never prove unsolvable)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
-    control[BRANCH_LIMIT] = branch_limit
-    control[MODE] = mode
-    control[OPTIONS] = options
-    control[LIMIT] = limit
-    control[GROW_AT] = grow_at
-    control[NEXT_LIMIT] = np.iinfo(np.int64).max
-    control[TRUNCATED] = (options & KEEP_BUILDS) != 0  # a guess drops moves: no proofs
+    control[CONTROL_BRANCH_LIMIT] = branch_limit
+    control[CONTROL_MODE] = mode
+    control[CONTROL_OPTIONS] = options
+    control[CONTROL_LIMIT] = limit
+    control[CONTROL_GROW_AT] = grow_at
+    control[CONTROL_NEXT_LIMIT] = np.iinfo(np.int64).max
+    control[CONTROL_TRUNCATED] = (options & KEEP_BUILDS) != 0  # a guess drops moves: no proofs
     return control
 
 
@@ -66,13 +86,13 @@ def remaining_cost(state, params):
 def expand(state, params, control, moves_row, scores):
     """Generate a position's moves into ``moves_row``; return how many to search. A move
     list that overflowed, or one cut by the branch limit, marks the search truncated."""
-    count = generate_moves(state, params, control[OPTIONS], moves_row, scores)
+    count = generate_moves(state, params, control[CONTROL_OPTIONS], moves_row, scores)
     if count < 0:
-        control[TRUNCATED] = 1
+        control[CONTROL_TRUNCATED] = 1
         return 0
-    branch_limit = control[BRANCH_LIMIT]
+    branch_limit = control[CONTROL_BRANCH_LIMIT]
     if branch_limit > 0 and count > branch_limit:
-        control[TRUNCATED] = 1
+        control[CONTROL_TRUNCATED] = 1
         return branch_limit
     return count
 
@@ -80,33 +100,35 @@ def expand(state, params, control, moves_row, scores):
 @kernel
 def search_start(state, params, zobrist, column_keys, table, stack, control):
     """Record the root and generate its moves."""
-    entries, counters = table
-    moves, counts, next_index, applied, scores = stack
-    control[DEPTH] = 0
+    entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
+    moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
+    scores = stack[STACK_SCORES]
+    control[CONTROL_DEPTH] = 0
     if cards_home(state, params) == params[CARD_COUNT]:
-        control[STATUS] = SOLVED
+        control[CONTROL_STATUS] = SOLVED
         return
     first, second = position_keys(state, params, zobrist, column_keys)
-    probe(entries, counters, first, second, 0)
-    if (control[OPTIONS] & HOPELESS) and (hopeless(state, params) or twins_hopeless(state, params)):
+    record_visit(entries, counters, first, second, 0)
+    if (control[CONTROL_OPTIONS] & HOPELESS) and (hopeless(state, params) or twins_hopeless(state, params)):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves[0], scores)
     next_index[0] = 0
-    control[STATUS] = RUNNING
+    control[CONTROL_STATUS] = RUNNING
 
 
 @kernel
 def search_chunk(state, params, zobrist, column_keys, table, stack, control, node_limit):
     """Search on until a win, exhaustion, ``node_limit`` nodes in all, or a table that
     wants to grow; the status says which."""
-    entries, counters = table
-    moves, counts, next_index, applied, scores = stack
+    entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
+    moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
+    applied, scores = stack[STACK_APPLIED], stack[STACK_SCORES]
     max_depth = moves.shape[0] - 1
-    ida = control[MODE] == IDA
+    ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
-    depth = control[DEPTH]
-    nodes = control[NODES]
+    depth = control[CONTROL_DEPTH]
+    nodes = control[CONTROL_NODES]
     status = PAUSED
     while nodes < node_limit:
         index = next_index[depth]
@@ -127,20 +149,20 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
             break
         if ida:
             bound = child + remaining_cost(state, params)
-            if bound > control[LIMIT]:
-                control[NEXT_LIMIT] = min(control[NEXT_LIMIT], bound)
+            if bound > control[CONTROL_LIMIT]:
+                control[CONTROL_NEXT_LIMIT] = min(control[CONTROL_NEXT_LIMIT], bound)
                 undo_move(state, params, zobrist, column_keys, applied[depth])
                 continue
         if child >= max_depth:
-            control[TRUNCATED] = 1
+            control[CONTROL_TRUNCATED] = 1
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
         first, second = position_keys(state, params, zobrist, column_keys)
-        if probe(entries, counters, first, second, child if ida else 0) == SEEN:
+        if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
         if (
-            (control[OPTIONS] & HOPELESS)
+            (control[CONTROL_OPTIONS] & HOPELESS)
             and may_turn_hopeless(state, params, applied[depth])
             and hopeless(state, params, watched_place(state, params, applied[depth]))
         ):
@@ -149,10 +171,10 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
             counts[child] = expand(state, params, control, moves[child], scores)
         next_index[child] = 0
         depth = child
-        if counters[0] >= control[GROW_AT]:
+        if counters[ENTRY_COUNT] >= control[CONTROL_GROW_AT]:
             status = GROW
             break
-    control[DEPTH] = depth
-    control[NODES] = nodes
-    control[STATUS] = status
+    control[CONTROL_DEPTH] = depth
+    control[CONTROL_NODES] = nodes
+    control[CONTROL_STATUS] = status
     return status

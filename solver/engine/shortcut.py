@@ -9,8 +9,8 @@ engine like any line, so a false match could only ever raise, never be reported.
 import numpy as np
 
 from solver.engine.jit import kernel
-from solver.engine.layout import ordered_keys
-from solver.engine.moves import MAX_MOVES, TURNED, apply_move, generate_moves, undo_move
+from solver.engine.layout import MAX_MOVES, ordered_keys
+from solver.engine.moves import TURNED, apply_move, generate_moves, undo_move
 
 
 @kernel

@@ -1,13 +1,14 @@
 """Transposition table: open addressing with linear probing over one numpy array.
 
+A table is the pair ``(entries, counters)``: ``table[TABLE_ENTRIES]``, ``table[TABLE_COUNTERS]``.
 Entry ``i`` is ``entries[i, 0]``, the position's first 64-bit key (0 = empty slot), and
 ``entries[i, 1]``, its second key with the low 16 bits replaced by the smallest depth at
 which the position was expanded (used by IDA*; plain DFS treats any entry as "seen"). Two
 positions are taken as equal when the first key and the upper 48 bits of the second agree: a
-112-bit identity. One entry is one 16-byte pair, so a probe touches one cache line.
-``counters[0]`` counts entries; entries are never evicted: once ``counters[1]`` entries are
-in (set by the driver), an insert is refused, which can cost time (a position may be
-searched again) but never a verdict.
+112-bit identity. One entry is one 16-byte pair, so a look-up touches one cache line.
+``counters[ENTRY_COUNT]`` counts entries; entries are never evicted: once
+``counters[ENTRY_LIMIT]`` entries are in (90% of the slots), an insert is refused, which can
+cost time (a position may be searched again) but never a verdict.
 """
 
 import numpy as np
@@ -15,18 +16,24 @@ import numpy as np
 from solver.engine.jit import kernel
 
 ENTRY_BYTES = 16
+TABLE_ENTRIES, TABLE_COUNTERS = 0, 1
+ENTRY_COUNT, ENTRY_LIMIT = 0, 1
 SEEN, INSERTED, REFUSED, IMPROVED = 0, 1, 2, 3
 DEPTH_BITS = np.uint64(0xFFFF)
 IDENTITY_BITS = ~DEPTH_BITS
 
 
 def make_table(capacity: int):
-    """A table of ``capacity`` (a power of two) slots and its counters."""
-    return np.zeros((capacity, 2), dtype=np.uint64), np.array([0, int(capacity * 0.9)], dtype=np.int64)
+    """A table of ``capacity`` (a power of two) empty slots, taking up to 90% of them."""
+    table = [None] * 2
+    table[TABLE_ENTRIES] = np.zeros((capacity, 2), dtype=np.uint64)
+    table[TABLE_COUNTERS] = np.zeros(2, dtype=np.int64)
+    table[TABLE_COUNTERS][ENTRY_LIMIT] = int(capacity * 0.9)
+    return tuple(table)
 
 
 @kernel
-def probe(entries, counters, first, second, depth):
+def record_visit(entries, counters, first, second, depth):
     """Record that the position was reached at ``depth``.
 
     SEEN: already expanded at a depth <= ``depth`` (skip it). IMPROVED: seen deeper, now
@@ -44,11 +51,11 @@ def probe(entries, counters, first, second, depth):
             entries[slot, 1] = identity | np.uint64(depth)
             return IMPROVED
         slot = (slot + 1) & mask
-    if counters[0] >= counters[1]:
+    if counters[ENTRY_COUNT] >= counters[ENTRY_LIMIT]:
         return REFUSED
     entries[slot, 0] = first
     entries[slot, 1] = identity | np.uint64(depth)
-    counters[0] += 1
+    counters[ENTRY_COUNT] += 1
     return INSERTED
 
 
@@ -65,4 +72,4 @@ def rehash(entries, new_entries, new_counters):
             slot = (slot + 1) & mask
         new_entries[slot, 0] = first
         new_entries[slot, 1] = entries[i, 1]
-        new_counters[0] += 1
+        new_counters[ENTRY_COUNT] += 1
