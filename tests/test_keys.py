@@ -1,0 +1,56 @@
+"""engine/layout.py: the position keys (column order ignored once no stock is left)."""
+
+import random
+
+from engine_helpers import (
+    MILLIGAN,
+    SETTINGS,
+    STOCK_ORDER_POSITION,
+    identity,
+    keys,
+    permuted,
+    rules_sets,
+    walk,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import (
+    dealt_positions,
+    small_positions,
+)
+
+from solver.board import parse_board
+from solver.packing import pack
+
+
+@rules_sets
+@settings(max_examples=80, **SETTINGS)
+@given(data=st.data())
+def test_key_ignores_column_order(rules, data):
+    board = data.draw(st.one_of(small_positions(rules, stock=False), dealt_positions(rules, max_moves=250)))
+    if board.stock:  # column order matters while a stock is left; see the test below
+        return
+    order = data.draw(st.permutations(range(rules.column_count)))
+    assert keys(pack(permuted(board, order), rules)) == keys(pack(board, rules))
+
+
+@rules_sets
+def test_keys_tell_positions_apart(rules):
+    """Over a sample of positions, one key pair (and each key alone) belongs to one position."""
+    owners: dict = {}
+    firsts: dict = {}
+    rng = random.Random(11)
+    for game in range(25):
+        for board in walk(rules, rng.randint(1, 10**6), game, 120):
+            first, second = keys(pack(board, rules))
+            assert owners.setdefault((first, second), identity(board)) == identity(board), board.to_text()
+            assert firsts.setdefault(first, identity(board)) == identity(board), board.to_text()
+    assert len(owners) > 1000
+
+
+def test_key_keeps_column_order_while_stock_remains():
+    """With a stock left, a deal puts its n-th card onto column n, so positions that differ in
+    column order are different positions (see test_stock_column_order_decides_the_verdict)."""
+    board = parse_board(STOCK_ORDER_POSITION, MILLIGAN)
+    moved = permuted(board, (0, 1, 2, 7, 4, 5, 6, 3))
+    assert keys(pack(moved, MILLIGAN)) != keys(pack(board, MILLIGAN))

@@ -1,0 +1,264 @@
+"""engine/prune.py: HOPELESS, the test that calls positions lost, and the twin rules."""
+
+from collections import Counter
+
+import pytest
+from engine_helpers import (
+    PLAYOUT_EXAMPLES,
+    PLAYOUT_LENGTH,
+    RUSSIAN,
+    SETTINGS,
+    YUKON,
+    checked_solve,
+    engine_moves,
+    is_hopeless,
+    rules_sets,
+    walk,
+)
+from exhaustive import SOLVED, UNSOLVABLE, exhaustive_search
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import (
+    RULE_SETS,
+    dead_positions,
+    deal_numbers,
+    seeds,
+)
+
+from solver.board import parse_board
+from solver.cards import parse_card
+from solver.engine import layout, moves, prune
+from solver.notation import replay_tokens
+from solver.numbering import deal_board
+from solver.packing import decode, pack
+from solver.result import Limits
+
+
+@rules_sets
+@settings(max_examples=60, **SETTINGS)
+@given(data=st.data())
+def test_hopeless_fires_on_dead_positions(rules, data):
+    """A card pinned above every copy of its foundation predecessor and of its parents."""
+    board = data.draw(dead_positions(rules, max_cards=20, bury_kings=rules.foundation_return))
+    assert is_hopeless(board, rules), board.to_text()
+    assert checked_solve(board, rules, moves.HOPELESS).nodes == 0
+
+
+@rules_sets
+def test_moves_not_flagged_never_make_a_position_hopeless(rules):
+    """``may_turn_hopeless`` lets the search skip the test after a move; its False must
+    mean the position after the move is not hopeless (from one that was not). Watching the
+    moved leader, which lets the test stop early, must not change its answer."""
+    seen = Counter()
+
+    @settings(max_examples=PLAYOUT_EXAMPLES, **SETTINGS)
+    @given(number=deal_numbers, seed=seeds)
+    def check(number, seed):
+        for board in walk(rules, number, seed, PLAYOUT_LENGTH):
+            packed = pack(board, rules)
+            state, params, keys = packed.state, packed.params, (packed.zobrist, packed.column_keys)
+            if prune.hopeless(state, params):
+                continue
+            for move in engine_moves(packed):
+                applied = moves.apply_move(state, params, *keys, move)
+                flagged = bool(prune.may_turn_hopeless(state, params, applied))
+                turned = bool(prune.hopeless(state, params))
+                assert flagged or not turned, f"{rules.label()} {decode(move)} from\n{board.to_text()}"
+                watched = prune.watched_place(state, params, applied)
+                assert prune.hopeless(state, params, watched) == turned, f"{rules.label()} {decode(move)}"
+                seen[flagged, turned] += 1
+                moves.undo_move(state, params, *keys, applied)
+
+    check()
+    # (random Milligan playouts keep so much stock that no move there turns one hopeless)
+    assert seen[False, False] > 0 and (seen[True, True] > 0 or rules.decks == 2), seen
+
+
+# QS, the lowest face-up card of column 6, needs KH exposed (KD lies beneath it), but QC lies
+# face up on KH and can go only onto KD or, after JC, home: JC lies beneath QS too.
+FACE_UP_BLOCKER = """\
+KS QH
+KC QD JS TD 9S 8H
+TH 9C 8D
+-
+-
+<KD> <JC> <7D> QS JD TS 9D
+KH QC JH TC 9H 8S
+Foundations: S-7 H-7 D-6 C-8
+"""
+
+
+def test_hopeless_follows_face_up_cards():
+    """The blocker QC is face up on a face-up King, so only following face-up cards (not
+    just those with nothing but face-down cards beneath) shows the position lost."""
+    board = parse_board(FACE_UP_BLOCKER, YUKON)
+    assert is_hopeless(board, YUKON)
+    assert checked_solve(board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS).status == UNSOLVABLE
+
+
+# JC lies face down beneath its twin JS. JS must leave first, onto QD (QH is beneath JC,
+# and spades cannot pass 9 before TS is free); then JC needs QD too, or QH beneath itself.
+TWIN_BLOCKED = """\
+<TS> <TC> <QH> <JC> JS
+KD QS
+KH QC
+KS QD
+KC
+-
+-
+Foundations: S-9 H-J D-J C-9
+"""
+# The same, but QH is free: JS takes QD, JC takes QH.
+TWIN_FREE = """\
+<TS> <TC> <JC> JS
+KD QS
+KH QC
+KS QD
+KC QH
+-
+-
+Foundations: S-9 H-J D-J C-9
+"""
+
+# QH is beneath JC again, but JS can go home once QD moves off JD and TS (JS may ride on QD
+# first): then JC takes QD. (The twin's column comes last, so the test meets JS's landing on
+# QD before it learns that JS can go home.)
+TWIN_GOES_HOME = """\
+<TS> <JD> QD
+KD QS
+KH QC
+KS
+KC
+-
+<TC> <QH> <JC> JS
+Foundations: S-9 H-J D-T C-9
+"""
+
+
+@pytest.mark.parametrize(
+    "text, lost",
+    [(TWIN_BLOCKED, True), (TWIN_FREE, False), (TWIN_GOES_HOME, False)],
+    ids=["blocked", "free", "goes-home"],
+)
+def test_a_face_down_card_beneath_its_twin_needs_both_parents(text, lost):
+    """Only the twin rule shows TWIN_BLOCKED lost (every card there has a parent that can be
+    exposed at some time); the exhaustive reference search confirms both verdicts."""
+    board = parse_board(text, YUKON)
+    assert is_hopeless(board, YUKON) == lost
+    assert exhaustive_search(board, YUKON)[0] == (UNSOLVABLE if lost else SOLVED)
+
+
+# Neither Jack must leave first here, but either order loses: the first takes QD, and QH
+# is exposed only after 9D goes home, after 8D, which lies beneath JC, while 9D lies beneath
+# JS (TS and TC, where 9D could land, lie beneath QH; TC also keeps JC from going home).
+TWINS_EITHER_ORDER = """\
+<TS> <TC> <QH> <9D> JS
+<8D> JC
+KS QD
+KD QS JD
+KH QC
+KC
+TD
+Foundations: S-9 H-J D-7 C-9
+"""
+
+
+def test_twins_either_order_loses():
+    """Only the case split on which twin leaves first shows this position lost: the plain
+    test does not, the split does, and the exhaustive reference search agrees."""
+    board = parse_board(TWINS_EITHER_ORDER, YUKON)
+    packed = pack(board, YUKON)
+    assert not is_hopeless(board, YUKON)
+    assert prune.twins_hopeless(packed.state, packed.params)
+    assert exhaustive_search(board, YUKON)[0] == UNSOLVABLE
+    assert checked_solve(board, YUKON, limits=Limits(max_nodes=1, time_limit=None)).status == UNSOLVABLE
+
+
+# Won: JS goes home at once, and JC takes QD. With JC assumed to leave second it needs JS
+# home, which the test learns only after it first looked at JC (it looks at the columns
+# last to first).
+TWINS_LATE_HOME = """\
+KS QD
+<TC> <QH> <9D> JS
+<8D> JC
+KD QS JD
+KH QC
+KC
+TD
+Foundations: S-T H-J D-7 C-9
+"""
+
+
+def test_a_twin_assumed_second_may_wait_for_the_other_to_go_home():
+    board = parse_board(TWINS_LATE_HOME, YUKON)
+    packed = pack(board, YUKON)
+    jack_of_clubs = 2 * int(packed.params[layout.CAPACITY]) + 1
+    assert int(packed.state[jack_of_clubs]) == parse_card("JC")
+    assert not prune.hopeless(packed.state, packed.params, prune.NOWHERE, jack_of_clubs)
+    assert exhaustive_search(board, YUKON)[0] == SOLVED
+
+
+def test_twins_split_keeps_won_positions():
+    """The split never calls a position on a winning line lost (real deals, lines found
+    without HOPELESS)."""
+    checked = 0
+    for number in range(1, 41):
+        board = deal_board("yukon", number, "pysol")
+        won = checked_solve(
+            board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS, Limits(max_nodes=300_000, time_limit=None)
+        )
+        if won.status != SOLVED:
+            continue
+        for _token, _move, after in replay_tokens(board, won.solution.split(), YUKON):
+            packed = pack(board, YUKON)
+            assert not prune.twins_hopeless(packed.state, packed.params), board.to_text()
+            board = after
+            checked += 1
+    assert checked > 2_000, checked
+
+
+def test_no_position_on_a_winning_line_is_hopeless():
+    """Real deals of every rule set, solved without HOPELESS: the test must not call any
+    position of the line lost (off-suite, the same check passed on 285,000 positions)."""
+    checked = 0
+    for rules in RULE_SETS:
+        for number in range(1, 9 if rules.variant == "milligan" else 31):
+            board = deal_board(rules.variant, number, "pysol")
+            limits = Limits(max_nodes=300_000, time_limit=None)
+            won = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.HOPELESS, limits)
+            if won.status != SOLVED:
+                continue
+            for _token, _move, after in replay_tokens(board, won.solution.split(), rules):
+                assert not is_hopeless(board, rules), f"{rules.label()} deal {number}:\n{board.to_text()}"
+                board = after
+                checked += 1
+    assert checked > 5_000, checked
+
+
+# --- a Russian deal that is lost by design ---------------------------------------------------
+
+# 5H is the lowest face-up card of column 7, with 4H (its foundation predecessor) and 6H
+# (the only card it could move onto) face down beneath it: it can never move, so hearts
+# never get past 3H. Everything else plays home in a nearly forced line.
+RUSSIAN_DEAD_DEAL = """\
+AH
+<4D> 3D 2D AD 3H 2H
+<JD> <TD> 9D 8D 7D 6D 5D
+<6S> <5S> <4S> 3S 2S AS KD QD
+<3C> <2C> <KS> <QS> JS TS 9S 8S 7S
+<KC> <QC> <JC> <TC> <9C> 8C 7C 6C 5C 4C
+<4H> <6H> <7H> <8H> <9H> <TH> 5H JH QH KH AC
+"""
+
+
+def test_russian_deal_lost_by_design():
+    board = parse_board(RUSSIAN_DEAD_DEAL, RUSSIAN)
+    assert board.face_down_counts == tuple(range(7))
+    assert [len(column) for column in board.columns] == [1, 6, 7, 8, 9, 10, 11]
+    result = checked_solve(board, RUSSIAN)
+    assert result.status == UNSOLVABLE
+    assert result.nodes < 100
+    # Without HOPELESS the forced foundation play runs into the dead end almost at once.
+    result = checked_solve(board, RUSSIAN, moves.ALL_REDUCTIONS & ~moves.HOPELESS)
+    assert result.status == UNSOLVABLE
+    assert result.nodes < 1000

@@ -1,0 +1,131 @@
+"""solver/solve.py and engine/search.py: verdicts against the exhaustive search, pinned
+deals, the search's stack and table, and --minimal lines."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from engine_helpers import (
+    MAX_STATES,
+    NO_SHRINK,
+    SETTINGS,
+    YUKON,
+    checked_solve,
+    is_hopeless,
+    rules_sets,
+    verdict_positions,
+)
+from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search, shortest_win_length
+from hypothesis import event, given, settings
+from pinned import pinned_deals
+from strategies import (
+    RULE_SETS,
+    small_positions,
+)
+
+from solver import reference
+from solver.engine import layout, moves, search
+from solver.numbering import deal_board
+from solver.packing import copy_packed, pack
+from solver.result import Limits
+from solver.solve import Budget, Search
+
+
+@rules_sets
+def test_verdicts_match_exhaustive_search(rules):
+    seen = Counter()
+
+    @settings(max_examples=70, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        try:
+            expected, line, _states = exhaustive_search(board, rules, MAX_STATES[rules.variant])
+        except TooBig:
+            event("too big for the exhaustive search")
+            return
+        seen[expected] += 1
+        for options in (moves.ALL_REDUCTIONS, 0):
+            result = checked_solve(board, rules, options)
+            assert result.status == expected, (
+                f"{rules.label()} options={options}: solver {result.status}, exhaustive {expected}\n"
+                + board.to_text()
+            )
+        # HOPELESS (see prune.py) never calls a position on a winning line lost.
+        for move in line or ():
+            assert not is_hopeless(board, rules), f"{rules.label()} winnable but hopeless:\n{board.to_text()}"
+            board = reference.apply_move(board, move, rules)
+
+    check()
+    assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
+
+
+@pytest.mark.parametrize("pinned", pinned_deals(), ids=lambda pinned: pinned.name)
+def test_pinned_deals_keep_their_verdicts(pinned):
+    """Each deal in tests/data/pinned/ reaches its verdict within its node budget (the
+    entry's ``why`` says what it pins)."""
+    limits = Limits(max_nodes=pinned.max_nodes, time_limit=None)
+    assert checked_solve(pinned.board(), pinned.rules(), limits=limits).status == pinned.verdict, pinned.why
+
+
+def test_every_variant_has_solved_and_unsolvable_pinned_deals():
+    verdicts = {(pinned.variant, pinned.verdict) for pinned in pinned_deals()}
+    for variant in ("yukon", "russian"):
+        assert {(variant, SOLVED), (variant, UNSOLVABLE)} <= verdicts
+
+
+def test_a_solve_does_not_depend_on_the_solves_before_it():
+    """Searches reuse their thread's stack arrays: what one leaves behind must not matter."""
+    first = deal_board("yukon", 4, "kpat")
+
+    def outcome(board):
+        result = checked_solve(board, YUKON)
+        return result.status, result.nodes, result.solution
+
+    alone = outcome(first)
+    for number in (20, 1, 47):
+        outcome(deal_board("yukon", number, "kpat"))
+    assert outcome(first) == alone
+
+
+def test_the_table_grows_only_while_there_is_time_to_rehash():
+    """Doubling a big table takes a while (0.17 s for 4 M slots), so near the time limit the
+    table fills up instead, and the limit is kept. (Budgets are set here, nothing is timed.)"""
+    packed = pack(deal_board("yukon", 1, "pysol"), YUKON)
+    for limits, grows in ((Limits(time_limit=None), True), (Limits(time_limit=0.0), False)):
+        searched = Search(copy_packed(packed), search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30)
+        slots = searched.entries().shape[0]
+        searched.grow(Budget(limits))
+        assert searched.entries().shape[0] == (2 * slots if grows else slots)
+        assert (searched.control[layout.CONTROL_GROW_AT] == np.iinfo(np.int64).max) != grows
+
+
+# --- --minimal: IDA* lines against breadth-first search ---------------------------------------
+
+
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if r.variant != "milligan"], ids=lambda r: r.label())
+def test_minimal_lines_are_shortest(rules):
+    """A line reported proven minimal is exactly as long as the shortest win found by a
+    breadth-first reference search; any solved line is at least that long."""
+    proven = Counter()
+
+    @settings(max_examples=25, phases=NO_SHRINK, **SETTINGS)
+    @given(small_positions(rules, 6, 9))
+    def check(board):
+        try:
+            shortest = shortest_win_length(board, rules, max_states=5_000)
+        except TooBig:
+            return
+        result = checked_solve(
+            board, rules, limits=Limits(max_nodes=2_000_000, time_limit=None, minimal=True)
+        )
+        if shortest is None:
+            assert result.status == UNSOLVABLE
+            return
+        assert result.status == SOLVED
+        assert result.solution_length >= shortest
+        if result.proven_minimal:
+            proven[True] += 1
+            assert result.solution_length == shortest
+
+    check()
+    assert proven[True] > 0
