@@ -106,14 +106,6 @@ def live_state(packed):
     return board.columns, board.face_down_counts, raw_foundations(packed), board.stock, stock_next
 
 
-def identity(board: Board):
-    """What makes two positions the same: column order only matters while a stock is left
-    (a deal puts its n-th card onto column n)."""
-    if board.stock:
-        return board
-    return tuple(sorted(zip(board.columns, board.face_down_counts))), board.foundations
-
-
 def permuted(board: Board, order) -> Board:
     return Board(
         tuple(board.columns[i] for i in order),

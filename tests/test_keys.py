@@ -2,22 +2,11 @@
 
 import random
 
-from engine_helpers import (
-    MILLIGAN,
-    SETTINGS,
-    STOCK_ORDER_POSITION,
-    identity,
-    keys,
-    permuted,
-    rules_sets,
-    walk,
-)
+from engine_helpers import MILLIGAN, SETTINGS, STOCK_ORDER_POSITION, keys, permuted, rules_sets, walk
+from exhaustive import visit_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import (
-    dealt_positions,
-    small_positions,
-)
+from strategies import dealt_positions, small_positions
 
 from solver.board import parse_board
 from solver.packing import pack
@@ -43,14 +32,15 @@ def test_keys_tell_positions_apart(rules):
     for game in range(25):
         for board in walk(rules, rng.randint(1, 10**6), game, 120):
             first, second = keys(pack(board, rules))
-            assert owners.setdefault((first, second), identity(board)) == identity(board), board.to_text()
-            assert firsts.setdefault(first, identity(board)) == identity(board), board.to_text()
+            assert owners.setdefault((first, second), visit_key(board)) == visit_key(board), board.to_text()
+            assert firsts.setdefault(first, visit_key(board)) == visit_key(board), board.to_text()
     assert len(owners) > 1000
 
 
 def test_key_keeps_column_order_while_stock_remains():
     """With a stock left, a deal puts its n-th card onto column n, so positions that differ in
-    column order are different positions (see test_stock_column_order_decides_the_verdict)."""
+    column order are different positions (see test_stock_column_order_decides_the_verdict in
+    test_reductions.py)."""
     board = parse_board(STOCK_ORDER_POSITION, MILLIGAN)
     moved = permuted(board, (0, 1, 2, 7, 4, 5, 6, 3))
     assert keys(pack(moved, MILLIGAN)) != keys(pack(board, MILLIGAN))

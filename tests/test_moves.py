@@ -18,14 +18,7 @@ from engine_helpers import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import (
-    deal_numbers,
-    dealt_positions,
-    playout,
-    random_move,
-    seeds,
-    small_positions,
-)
+from strategies import deal_numbers, dealt_positions, playout, random_move, seeds, small_positions
 
 from solver import reference
 from solver.board import canonical_foundations

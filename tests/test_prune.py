@@ -18,12 +18,7 @@ from engine_helpers import (
 from exhaustive import SOLVED, UNSOLVABLE, exhaustive_search
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import (
-    RULE_SETS,
-    dead_positions,
-    deal_numbers,
-    seeds,
-)
+from strategies import RULE_SETS, dead_positions, deal_numbers, seeds
 
 from solver.board import parse_board
 from solver.cards import parse_card

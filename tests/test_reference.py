@@ -2,6 +2,8 @@
 random legal playouts that must keep every card exactly once and be undoable."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -495,3 +497,9 @@ def test_a_solved_line_keeps_every_card_once_and_undoes():
         assert undo_move(after, move, board.face_down_counts) == board
         board = after
     assert is_won(board)
+
+
+def test_the_reference_engine_does_not_load_the_numba_core():
+    """It shares only the move kinds with the engine, from a module with no kernels in it."""
+    check = "import sys, solver.reference; assert 'numba' not in sys.modules, sorted(sys.modules)"
+    subprocess.run([sys.executable, "-c", check], check=True)

@@ -18,10 +18,7 @@ from engine_helpers import (
 from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search, shortest_win_length
 from hypothesis import event, given, settings
 from pinned import pinned_deals
-from strategies import (
-    RULE_SETS,
-    small_positions,
-)
+from strategies import RULE_SETS, small_positions
 
 from solver import reference
 from solver.engine import layout, moves, search
