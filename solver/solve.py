@@ -95,9 +95,11 @@ class Search:
         search.search_start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control)
 
     def entries(self) -> np.ndarray:
+        """The transposition table's slots (see ``engine.table``)."""
         return self.table[table.TABLE_ENTRIES]
 
     def counters(self) -> np.ndarray:
+        """The transposition table's entry count and limit."""
         return self.table[table.TABLE_COUNTERS]
 
     def grow_at(self) -> int:
