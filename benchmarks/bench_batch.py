@@ -9,16 +9,16 @@ solving time of each deal is what the store records (the worker's own clock arou
 """
 
 import argparse
-import sqlite3
 import tempfile
 import time
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, status_counts, write_json
 
-from solver.batch import run_batch
 from solver.result import Limits
 from solver.rules import Rules
+from solver.runs.batch import run_batch
+from solver.store import Store
 
 
 def one_run(deals: list[int], rules: Rules, limits: Limits, jobs: int) -> dict:
@@ -27,17 +27,17 @@ def one_run(deals: list[int], rules: Rules, limits: Limits, jobs: int) -> dict:
         started = time.perf_counter()
         run_batch(deals, rules, "pysol", store, limits, jobs=jobs, progress=False)
         wall = time.perf_counter() - started
-        with sqlite3.connect(store) as connection:
-            rows = connection.execute("SELECT status, seconds FROM results").fetchall()
-    solving = sum(seconds for _, seconds in rows)
+        with Store.open_existing(store) as opened:
+            records = list(opened.records())
+    solving = sum(record.seconds for record in records)
     return {
         "jobs": jobs,
-        "deals": len(rows),
-        "counts": status_counts(status for status, _ in rows),
+        "deals": len(records),
+        "counts": status_counts(record.status for record in records),
         "wall_seconds": wall,
         "solving_seconds": solving,
-        "deals_per_second": len(rows) / wall,
-        "overhead_seconds_per_deal": (wall * jobs - solving) / len(rows),
+        "deals_per_second": len(records) / wall,
+        "overhead_seconds_per_deal": (wall * jobs - solving) / len(records),
     }
 
 

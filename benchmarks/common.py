@@ -18,11 +18,11 @@ import numpy as np
 
 from solver.numbering import deal_board
 from solver.ranges import parse_range
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
+from solver.record import STATUSES
+from solver.result import Limits
 from solver.rules import Rules
 from solver.solve import solve_position
-
-STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
+from solver.stats import percentile
 
 
 def parse_deals(text: str, numbering: str = "pysol") -> list[int]:
@@ -94,15 +94,13 @@ def max_rss_bytes(who: int = resource.RUSAGE_SELF) -> int:
 
 
 def percentiles(values: list[float]) -> dict:
-    """Median / p90 / p99 / max (numpy's linear interpolation between order statistics)."""
-    if not values:
-        return {"median": None, "p90": None, "p99": None, "max": None}
-    data = np.asarray(values, dtype=float)
+    """Median / p90 / p99 / max (linear interpolation between order statistics)."""
+    ordered = sorted(float(value) for value in values)
     return {
-        "median": float(np.percentile(data, 50)),
-        "p90": float(np.percentile(data, 90)),
-        "p99": float(np.percentile(data, 99)),
-        "max": float(data.max()),
+        "median": percentile(ordered, 0.5),
+        "p90": percentile(ordered, 0.9),
+        "p99": percentile(ordered, 0.99),
+        "max": ordered[-1] if ordered else None,
     }
 
 

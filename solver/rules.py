@@ -59,4 +59,9 @@ class Rules:
         return {"variant": self.variant, "foundation_return": self.foundation_return}
 
     def label(self) -> str:
+        """Short form, for identifiers and progress lines: ``yukon`` or ``yukon+return``."""
         return self.variant + ("+return" if self.foundation_return else "")
+
+    def describe(self) -> str:
+        """Long form, for sentences: ``yukon`` or ``yukon with foundation return``."""
+        return self.variant + (" with foundation return" if self.foundation_return else "")

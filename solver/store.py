@@ -6,10 +6,10 @@ at any moment keeps every committed result and never leaves a partial or duplica
 Table ``meta`` names the rule set and numbering the store was made for; opening it for a
 different rule set is refused before anything is written.
 
-SQLite integers stop at 2**63 - 1 while PySolFC numbers deals up to 10**20, so a deal number
-is stored as an INTEGER when it fits and otherwise as 21-digit zero-padded TEXT (the column
-has no type affinity). SQLite sorts every INTEGER before every TEXT, so ``ORDER BY deal`` is
-numeric order either way.
+The columns of ``results`` are the fields of ``solver.record.Record``, their SQL types read
+from the fields' types, and rows are converted by the record (see there why a large deal
+number is stored as text: the ``deal`` column has no type affinity). This module is the only
+place with SQL.
 """
 
 import json
@@ -17,90 +17,55 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Iterator
+import typing
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
 import solver
-from solver.errors import YukonError
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.errors import YukonError, error_line, first_line
+from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, decode_deal, encode_deal, now_text
+from solver.result import SOLVED, UNKNOWN
 from solver.rules import Rules
 
 FORMAT = "yukon-solver results"
 SCHEMA_VERSION = "1"
-STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
-DECIDED = (SOLVED, UNSOLVABLE)
-LARGEST_INTEGER = 2**63 - 1
-DEAL_DIGITS = 21
 BUSY_TIMEOUT_SECONDS = 60.0
 # Deals per query when walking a range against the store.
 RANGE_BLOCK = 10_000
 
-COLUMNS = (
-    "variant",
-    "foundation_return",
-    "numbering",
-    "deal",
-    "status",
-    "solution",
-    "solution_length",
-    "proven_minimal",
-    "nodes",
-    "seconds",
-    "peak_table_entries",
-    "budget",
-    "reason",
-    "time_limit",
-    "max_nodes",
-    "solver_version",
-    "board",
-    "finished_at",
-)
+COLUMNS = FIELD_NAMES
+SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 
+
+def column_definition(item) -> str:
+    """The SQL definition of the column of a Record field."""
+    if item.name == "deal":
+        return "deal NOT NULL"  # no type affinity: a large deal number is text
+    kinds = typing.get_args(item.type) or (item.type,)
+    (kind,) = [one for one in kinds if one is not type(None)]
+    definition = f"{item.name} {SQL_TYPES[kind]}" + ("" if type(None) in kinds else " NOT NULL")
+    if item.name == "status":
+        quoted = ", ".join(f"'{status}'" for status in STATUSES)
+        definition += f" CHECK (status IN ({quoted}))"
+    return definition
+
+
+COLUMN_DEFINITIONS = ",\n    ".join(column_definition(item) for item in FIELDS)
 SCHEMA = f"""
 CREATE TABLE meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 CREATE TABLE results (
-    variant TEXT NOT NULL,
-    foundation_return INTEGER NOT NULL,
-    numbering TEXT NOT NULL,
-    deal NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('{SOLVED}', '{UNSOLVABLE}', '{UNKNOWN}')),
-    solution TEXT NOT NULL,
-    solution_length INTEGER NOT NULL,
-    proven_minimal INTEGER NOT NULL,
-    nodes INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    peak_table_entries INTEGER,
-    budget TEXT,
-    reason TEXT,
-    time_limit REAL,
-    max_nodes INTEGER,
-    solver_version TEXT NOT NULL,
-    board TEXT NOT NULL,
-    finished_at TEXT NOT NULL,
+    {COLUMN_DEFINITIONS},
     PRIMARY KEY (variant, foundation_return, numbering, deal)
 );
 CREATE INDEX results_by_status ON results (variant, foundation_return, numbering, status, deal);
 """
 
 RULE_KEY = "variant = ? AND foundation_return = ? AND numbering = ?"
-
-
-def encode_deal(deal: int):
-    return deal if deal <= LARGEST_INTEGER else str(deal).zfill(DEAL_DIGITS)
-
-
-def decode_deal(value) -> int:
-    return int(value)
-
-
-def now_text() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Store:
@@ -110,7 +75,7 @@ class Store:
         self.path = path
         self.connection = connection
         self.meta = meta
-        self.rules = Rules(meta["variant"], meta["foundation_return"] == "1")
+        self.rules = meta_rules(meta)
         self.numbering = meta["numbering"]
         self.key = (self.rules.variant, int(self.rules.foundation_return), self.numbering)
 
@@ -185,14 +150,14 @@ class Store:
 
     # ---- writing -------------------------------------------------------------------------
 
-    def write(self, row: dict) -> None:
-        """Store one result in its own transaction (replacing an earlier row of the deal)."""
-        self.write_many([row])
+    def write(self, record: Record) -> None:
+        """Store one record in its own transaction (replacing an earlier one of the deal)."""
+        self.write_many([record])
 
-    def write_many(self, rows: list[dict]) -> None:
-        if not rows:
+    def write_many(self, records: Iterable[Record]) -> None:
+        values = [self.row_values(record) for record in records]
+        if not values:
             return
-        values = [self.row_values(row) for row in rows]
         placeholders = ", ".join("?" * len(COLUMNS))
         with translated(self.path, "cannot write to"):
             self.connection.execute("BEGIN IMMEDIATE")
@@ -206,19 +171,10 @@ class Store:
                     self.connection.execute("ROLLBACK")
                 raise
 
-    def row_values(self, row: dict) -> tuple:
-        if (row["variant"], int(row["foundation_return"]), row["numbering"]) != self.key:
-            raise ValueError(f"row of deal {row['deal']} is not of this store's rule set")
-        if row["status"] not in STATUSES:
-            raise ValueError(f"row of deal {row['deal']} has status {row['status']!r}")
-        values = dict(row)
-        values["deal"] = encode_deal(row["deal"])
-        values["foundation_return"] = int(row["foundation_return"])
-        values["proven_minimal"] = int(bool(row.get("proven_minimal", False)))
-        values.setdefault("finished_at", now_text())
-        for optional in ("peak_table_entries", "budget", "reason", "time_limit", "max_nodes"):
-            values.setdefault(optional, None)
-        return tuple(values[column] for column in COLUMNS)
+    def row_values(self, record: Record) -> tuple:
+        if (record.variant, int(record.foundation_return), record.numbering) != self.key:
+            raise ValueError(f"record of deal {record.deal} is not of this store's rule set")
+        return record.to_row()
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -257,23 +213,46 @@ class Store:
         skipped = sum(self.count_in(first, last, tuple(skip_statuses)) for first, last in deals.intervals)
         return deals.count - skipped
 
-    def rows(self) -> Iterator[dict]:
-        """Every stored row, ordered by rule set then deal number."""
+    def records(self) -> Iterator[Record]:
+        """Every stored record, ordered by rule set then deal number."""
         with translated(self.path, "cannot read"):
             cursor = self.connection.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM results "
                 "ORDER BY variant, foundation_return, numbering, deal"
             )
             for values in cursor:
-                row = dict(zip(COLUMNS, values))
-                row["deal"] = decode_deal(row["deal"])
-                row["foundation_return"] = bool(row["foundation_return"])
-                row["proven_minimal"] = bool(row["proven_minimal"])
-                yield row
+                yield Record.from_row(values)
 
-    def query(self, sql: str, parameters=()) -> list[tuple]:
+    def summary_figures(self) -> dict:
+        """What ``yukon stats`` counts: records by status, unknowns by cause (error, or the
+        budget that ran out), sorted seconds and solved line lengths, total nodes, the
+        first and last deal, and the distinct limits and solver versions."""
+        return {
+            "counts": dict(self.fetch("SELECT status, COUNT(*) FROM results GROUP BY status")),
+            "unknown_causes": dict(
+                self.fetch(
+                    "SELECT CASE WHEN reason IS NOT NULL THEN 'error' ELSE COALESCE(budget, 'other') END, "
+                    "COUNT(*) FROM results WHERE status = ? GROUP BY 1",
+                    (UNKNOWN,),
+                )
+            ),
+            "seconds": self.column("SELECT seconds FROM results ORDER BY seconds"),
+            "solution_lengths": self.column(
+                "SELECT solution_length FROM results WHERE status = ? ORDER BY solution_length", (SOLVED,)
+            ),
+            "nodes": self.fetch("SELECT COALESCE(SUM(nodes), 0) FROM results")[0][0],
+            "deal_span": tuple(map(decode_deal, self.fetch("SELECT MIN(deal), MAX(deal) FROM results")[0])),
+            "time_limits": self.column("SELECT DISTINCT time_limit FROM results ORDER BY 1"),
+            "max_nodes": self.column("SELECT DISTINCT max_nodes FROM results ORDER BY 1"),
+            "solver_versions": self.column("SELECT DISTINCT solver_version FROM results ORDER BY 1"),
+        }
+
+    def fetch(self, sql: str, parameters=()) -> list[tuple]:
         with translated(self.path, "cannot read"):
             return self.connection.execute(sql, parameters).fetchall()
+
+    def column(self, sql: str, parameters=()) -> list:
+        return [value for (value,) in self.fetch(sql, parameters)]
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -295,7 +274,7 @@ class translated:
 
 
 def describe(error: sqlite3.Error) -> str:
-    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    text = error_line(error)
     if "not a database" in text or "malformed" in text:
         return f"{text} (the file is corrupt or not a results store)"
     return text
@@ -342,23 +321,22 @@ def read_meta(connection: sqlite3.Connection, path: Path, allow_empty: bool) -> 
     if missing:
         raise YukonError(f"results store {path} is damaged: its meta table lacks {', '.join(missing)}")
     try:
-        Rules(meta["variant"], meta["foundation_return"] == "1")
+        meta_rules(meta)
     except YukonError:
         raise YukonError(f"results store {path} is damaged: unknown variant {meta['variant']!r}") from None
     return meta
 
 
-def describe_rules(variant: str, foundation_return: bool, numbering: str) -> str:
-    text = variant + (" with foundation return" if foundation_return else "")
-    return f"{text}, {numbering} numbering"
+def meta_rules(meta: dict) -> Rules:
+    return Rules(meta["variant"], meta["foundation_return"] == "1")
 
 
 def check_meta_matches(meta: dict, rules: Rules, numbering: str, path: Path) -> None:
-    stored = (meta["variant"], meta["foundation_return"] == "1", meta["numbering"])
-    wanted = (rules.variant, rules.foundation_return, numbering)
-    if stored != wanted:
+    stored = (meta_rules(meta), meta["numbering"])
+    if stored != (rules, numbering):
         raise YukonError(
-            f"results store {path} was made for {describe_rules(*stored)}, not {describe_rules(*wanted)}; "
+            f"results store {path} was made for {stored[0].describe()}, {stored[1]} numbering, "
+            f"not {rules.describe()}, {numbering} numbering; "
             "use the options it was made with or another --out file"
         )
 
@@ -367,7 +345,7 @@ def quick_check(connection: sqlite3.Connection, path: Path) -> None:
     with translated(path, "cannot read"):
         verdict = connection.execute("PRAGMA quick_check(1)").fetchone()[0]
     if verdict != "ok":
-        raise YukonError(f"results store {path} is corrupt: {verdict.splitlines()[0]}")
+        raise YukonError(f"results store {path} is corrupt: {first_line(verdict)}")
 
 
 def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
@@ -389,21 +367,19 @@ def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> 
 
 # ---- export -------------------------------------------------------------------------------
 
-EXPORT_FIELDS = ("variant", "foundation_return", "numbering", "deal", "board", "status", "solution")
-
 
 def export_jsonl(store_path, out_file) -> int:
     """Write every row of the store as one JSON object per line, in deal order; return the
-    number of rows. ``out_file`` is a path (written to a temporary file first and renamed,
+    number of records. ``out_file`` is a path (written to a temporary file first and renamed,
     so an interrupted export leaves no half file), ``"-"`` for stdout, or an open text file.
 
-    Each object starts with ``variant, foundation_return, numbering, deal, board, status,
-    solution`` (what ``yukon verify`` replays) and carries every other stored field."""
+    Each object is a ``Record`` as JSON: every field in field order, those that
+    ``yukon verify`` replays first."""
     store = Store.open_existing(store_path)
     try:
         if out_file == "-" or hasattr(out_file, "write"):
             stream = sys.stdout if out_file == "-" else out_file
-            return write_rows(store, stream)
+            return write_records(store, stream)
         target = Path(out_file)
         if target.is_dir():
             raise YukonError(f"export target {target} is a directory")
@@ -415,7 +391,7 @@ def export_jsonl(store_path, out_file) -> int:
             raise YukonError(f"cannot write export file {target}: {error.strerror}") from None
         try:
             with handle:
-                count = write_rows(store, handle)
+                count = write_records(store, handle)
             os.replace(handle.name, target)
         except BaseException:
             with suppress(OSError):
@@ -426,11 +402,9 @@ def export_jsonl(store_path, out_file) -> int:
         store.close()
 
 
-def write_rows(store: Store, stream) -> int:
+def write_records(store: Store, stream) -> int:
     count = 0
-    for row in store.rows():
-        ordered = {field: row[field] for field in EXPORT_FIELDS}
-        ordered.update((key, value) for key, value in row.items() if key not in ordered)
-        stream.write(json.dumps(ordered) + "\n")
+    for record in store.records():
+        stream.write(json.dumps(record.to_json()) + "\n")
         count += 1
     return count

@@ -6,11 +6,10 @@ from solver.board import parse_board
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
+from solver.record import REPLAY_FIELDS
 from solver.reference import IllegalMove, is_won
 from solver.result import SOLVED
 from solver.rules import Rules
-
-REQUIRED = ("variant", "foundation_return", "numbering", "deal", "board", "status", "solution")
 
 
 def verify_records(lines, source: str) -> dict:
@@ -38,7 +37,7 @@ def read_record(line: str, where: str) -> dict:
         raise YukonError(f"{where}: not JSON ({error.msg})") from None
     if not isinstance(record, dict):
         raise YukonError(f"{where}: not a JSON object")
-    missing = [field for field in REQUIRED if field not in record]
+    missing = [field for field in REPLAY_FIELDS if field not in record]
     if missing:
         raise YukonError(f"{where}: missing field {', '.join(missing)}")
     return record

@@ -1,5 +1,6 @@
 """The ``yukon`` command line: output forms, exit statuses, one-line errors, help."""
 
+import importlib
 import json
 import subprocess
 import sys
@@ -10,9 +11,10 @@ from click.testing import CliRunner
 
 from solver import __version__
 from solver.board import board_from_json, parse_board
-from solver.cli import main
+from solver.cli import COMMAND_MODULES, main
 from solver.notation import final_position
 from solver.numbering import deal_board
+from solver.record import FIELD_NAMES
 from solver.reference import is_won
 from solver.rules import Rules
 
@@ -305,6 +307,8 @@ def test_solve_json_is_a_verifiable_record(solved_record):
     assert is_won(final_position(deal_board("russian", 16), record["solution"].split(), RUSSIAN))
     for field in ("nodes", "seconds", "peak_table_entries", "proven_minimal", "budget"):
         assert field in record
+    assert list(record) == list(FIELD_NAMES)
+    assert (record["time_limit"], record["max_nodes"], record["solver_version"]) == (60.0, None, __version__)
 
 
 def test_solve_text_output_and_exit_0():
@@ -388,6 +392,15 @@ def test_every_command_has_help():
             assert result.exit_code == 0
             assert result.stdout.startswith(f"Usage: yukon {name}")
             assert command.help.split("\n")[0].strip()[:30] in " ".join(result.stdout.split())
+
+
+def test_every_command_module_is_registered():
+    listed = {
+        command.name
+        for name in COMMAND_MODULES
+        for command in importlib.import_module(f"solver.cli.{name}").COMMANDS
+    }
+    assert listed == set(main.commands) == {"deal", "replay", "solve", "stats", "export", "verify"}
 
 
 def test_top_level_help_lists_commands():

@@ -1,0 +1,80 @@
+"""Commands on deals and lines: ``deal`` (print an opening), ``replay`` (check a line)."""
+
+import json
+import sys
+
+import click
+
+from solver.cli.options import (
+    board_option,
+    numbering_option,
+    opening,
+    parse_deal_number,
+    return_option,
+    variant_option,
+)
+from solver.errors import YukonError
+from solver.notation import replay_tokens
+from solver.numbering import deal_board
+from solver.reference import IllegalMove, is_won
+from solver.rules import Rules
+
+
+@click.command()
+@click.argument("deal")
+@variant_option
+@numbering_option
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def deal(deal, variant, numbering, output_format):
+    """Print the opening position of deal number DEAL.
+
+    Text form: one column per line, bottom card first, face-down cards in <>.
+    """
+    board = deal_board(variant, parse_deal_number(deal), numbering)
+    if output_format == "json":
+        click.echo(json.dumps(board.to_json()))
+    else:
+        click.echo(board.to_text(), nl=False)
+
+
+@click.command()
+@click.argument("words", nargs=-1, required=True)
+@board_option
+@variant_option
+@numbering_option
+@return_option
+@click.option("--show", is_flag=True, help="Print the board after every move.")
+def replay(words, board_file, variant, numbering, foundation_return, show):
+    """Replay a solution line on a deal or a board.
+
+    \b
+    yukon replay DEAL "3>7:TS 5>F:AH ..."
+    yukon replay --board FILE "3>7:TS ..."
+    Use - as the line to read it from stdin. Exit status: 0 the line wins, 1 every move is
+    legal but the game is not won, 2 a move is illegal (its number, token and the rule it
+    breaks are named).
+    """
+    rules = Rules(variant, foundation_return)
+    if board_file is not None and words[0].isdigit():
+        raise YukonError("give a deal number or --board FILE, not both")
+    deal_text = None if board_file is not None else words[0]
+    line_words = words if board_file is not None else words[1:]
+    board, _ = opening(deal_text, board_file, rules, numbering)
+    tokens = " ".join(line_words).split()
+    if tokens == ["-"]:
+        tokens = sys.stdin.read().split()
+    final = board
+    try:
+        for number, (token, _move, final) in enumerate(replay_tokens(board, tokens, rules), start=1):
+            if show:
+                click.echo(f"{number}. {token}\n{final.to_text()}")
+    except IllegalMove as error:
+        raise YukonError(f"illegal {error}") from None
+    won = is_won(final)
+    click.echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
+    sys.exit(0 if won else 1)
+
+
+COMMANDS = (deal, replay)

@@ -1,0 +1,63 @@
+"""Options and arguments shared by several commands, and the position they name."""
+
+import click
+
+from solver.board import Board, read_board
+from solver.errors import YukonError
+from solver.numbering import NUMBERINGS, deal_board
+from solver.rules import VARIANTS, Rules
+
+
+def variant_option(function):
+    return click.option(
+        "--variant", type=click.Choice(VARIANTS), default="yukon", show_default=True, help="Game."
+    )(function)
+
+
+def numbering_option(function):
+    return click.option(
+        "--numbering",
+        type=click.Choice(NUMBERINGS),
+        default="pysol",
+        show_default=True,
+        help="Whose deal numbers: PySolFC's game numbers or KDE Patience's.",
+    )(function)
+
+
+def return_option(function):
+    return click.option(
+        "--foundation-return",
+        is_flag=True,
+        help="Allow a foundation's top card back onto a column that can take it.",
+    )(function)
+
+
+def json_option(function):
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(function)
+
+
+def board_option(function):
+    return click.option(
+        "--board",
+        "board_file",
+        type=click.File("r"),
+        help="Read the position from a file (text or JSON form; - for stdin) instead of a deal number.",
+    )(function)
+
+
+def parse_deal_number(text: str) -> int:
+    if not text.isdigit():
+        raise YukonError(f"deal number {text!r} is not a whole number")
+    return int(text)
+
+
+def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple[Board, int | None]:
+    """The position to work on: a numbered deal or a board file, and the deal number."""
+    if board_file is not None:
+        if deal is not None:
+            raise YukonError("give a deal number or --board FILE, not both")
+        return read_board(board_file.read(), rules), None
+    if deal is None:
+        raise YukonError("give a deal number or --board FILE")
+    number = parse_deal_number(deal)
+    return deal_board(rules.variant, number, numbering), number

@@ -1,0 +1,160 @@
+"""The ``solve`` command: one deal or board, or a deal range into a results store."""
+
+import json
+import shlex
+import sys
+
+import click
+
+from solver.cli.options import (
+    board_option,
+    json_option,
+    numbering_option,
+    opening,
+    return_option,
+    variant_option,
+)
+from solver.cli.results import print_summary
+from solver.errors import YukonError
+from solver.interrupts import exit_status
+from solver.record import Record
+from solver.result import EXIT_CODES, Limits
+from solver.rules import Rules
+
+MIN_MEMORY, MAX_MEMORY = 1 << 20, 1 << 40
+
+
+def parse_memory(text: str) -> int:
+    """``512M``, ``1G``, ``1.5GiB`` or a number of bytes."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = cleaned[-1:] if cleaned[-1:] in units else ""
+    try:
+        value = float(cleaned[: len(cleaned) - len(unit)])
+    except ValueError:
+        raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
+    size = value * units[unit]
+    if not MIN_MEMORY <= size <= MAX_MEMORY:
+        raise YukonError(f"memory size {text!r} must be between 1M and 1T")
+    return int(size)
+
+
+@click.command()
+@click.argument("deal", required=False)
+@board_option
+@variant_option
+@numbering_option
+@return_option
+@click.option("--minimal", is_flag=True, help="Search (IDA*) for a shortest line in moves.")
+@click.option(
+    "--time-limit", type=float, default=60.0, show_default=True, help="Seconds per deal before giving up."
+)
+@click.option("--max-nodes", type=int, default=None, help="Positions to expand before giving up.")
+@click.option(
+    "--memory", default="1G", show_default=True, help="Transposition table size (per worker), e.g. 512M, 2G."
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Results store (SQLite): DEAL is then a range.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local worker processes [all cores].")
+@click.option("--retry-unknown", is_flag=True, help="With --out: also re-solve deals stored as unknown.")
+@click.option(
+    "--dask", "dask_address", metavar="ADDRESS", help="tcp://scheduler:8786, or 'local' for a LocalCluster."
+)
+@click.option(
+    "--chunk-size", type=click.IntRange(min=1), default=20, show_default=True, help="Deals per Dask task."
+)
+@json_option
+def solve(
+    deal, board_file, variant, numbering, foundation_return, minimal, time_limit, max_nodes, memory, **batch
+):
+    """Solve deal DEAL (or --board FILE): solved with a replayable line, unsolvable (proved),
+    or unknown (a budget ran out).
+
+    The solver sees face-down cards. Every line it prints has been replayed as a win on the
+    reference rules engine. Exit status: 0 solved, 1 unsolvable, 3 unknown, 2 bad input.
+
+    \b
+    With --out DB, DEAL is a range (12, 1-1000, 1,5,9-20) solved in parallel into a SQLite
+    store; running the same command again resumes (add --retry-unknown to retry unknowns).
+    It ends with the summary of `yukon stats`.
+      yukon solve 1-1000 --out runs/yukon.db --time-limit 10
+    """
+    rules = Rules(variant, foundation_return)
+    if not time_limit > 0:
+        raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
+    if max_nodes is not None and max_nodes <= 0:
+        raise YukonError(f"--max-nodes {max_nodes} must be positive")
+    limits = Limits(max_nodes, time_limit, parse_memory(memory), minimal)
+    as_json = batch.pop("as_json")
+    if batch["out"] is not None:
+        solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
+    if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
+        raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
+    from solver.solve import solve_position
+
+    board, number = opening(deal, board_file, rules, numbering)
+    result = solve_position(board, rules, limits)
+    if as_json:
+        record = Record.from_result(
+            result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
+        )
+        click.echo(json.dumps(record.to_json()))
+    else:
+        click.echo(board.to_text())
+        click.echo(describe(result))
+    sys.exit(exit_status() if result.budget == "interrupted" else EXIT_CODES[result.status])
+
+
+def solve_range(
+    deal, board_file, rules, numbering, limits, as_json, out, jobs, retry_unknown, dask_address, chunk_size
+):
+    """``yukon solve RANGE --out DB``: batch-solve, then print the summary; exits."""
+    from solver.ranges import parse_range
+    from solver.runs.batch import run_batch
+    from solver.runs.summary import summarize
+
+    if board_file is not None:
+        raise YukonError("--out solves a deal range; it cannot be used with --board")
+    if deal is None:
+        raise YukonError("give a deal range to solve into --out, e.g. 1-1000")
+    deals = parse_range(deal, numbering)
+    try:
+        report = run_batch(
+            deals,
+            rules,
+            numbering,
+            out,
+            limits,
+            jobs=jobs,
+            retry_unknown=retry_unknown,
+            dask=dask_address,
+            progress=True,
+            chunk_size=chunk_size,
+            resume_command=shlex.join(["yukon", *sys.argv[1:]]),
+        )
+    except KeyboardInterrupt:  # a second Ctrl-C
+        sys.exit(exit_status())
+    if report.interrupted:
+        sys.exit(report.exit_status)
+    print_summary(summarize(out), as_json)
+    sys.exit(0)
+
+
+def describe(result) -> str:
+    """A verdict, its line move by move, and the effort, for a reader."""
+    why = {None: "", "interrupted": " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
+    lines = [f"verdict: {result.status}{why}"]
+    if result.solution:
+        minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
+        lines.append(f"solution: {result.solution_length} moves ({minimal})")
+        tokens = result.solution.split()
+        lines += [f"{number:4d}. {token}" for number, token in enumerate(tokens, start=1)]
+        lines.append("line: " + result.solution)
+    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
+    lines.append(
+        f"effort: {result.nodes} nodes, {result.seconds:.3f} s, {rate:,.0f} nodes/s, "
+        f"{result.peak_table_entries} table entries"
+    )
+    return "\n".join(lines)
+
+
+COMMANDS = (solve,)

@@ -1,0 +1,174 @@
+"""The one result record: a verdict with everything needed to trust, redo or count it.
+
+``Record``'s fields, in their order, are the published names: the results store's columns,
+the objects of ``yukon export`` and ``yukon solve --json``, and (the fields marked
+``REPLAYED``, which lead every object) what ``yukon verify`` needs to replay a record.
+Nothing else spells the list out; the conversions to and from a JSON object and a store row
+live here.
+
+A store row differs from the JSON object in two ways: booleans are 0/1, and a deal number
+beyond SQLite's integers (2**63 - 1; PySolFC numbers deals up to 10**20) is stored as
+21-digit zero-padded text. SQLite sorts every INTEGER before every TEXT, so ordering by the
+stored deal is numeric order either way.
+"""
+
+from dataclasses import asdict, dataclass, field, fields
+from datetime import UTC, datetime
+
+import solver
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
+from solver.rules import Rules
+
+STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
+DECIDED = (SOLVED, UNSOLVABLE)
+REASON_CHARS = 500
+LARGEST_INTEGER = 2**63 - 1
+DEAL_DIGITS = 21
+# Field metadata: the fields ``yukon verify`` replays a record from.
+REPLAYED = {"replayed": True}
+
+
+@dataclass(frozen=True)
+class Record:
+    """One verdict on one position under one rule set, as stored and exported.
+
+    ``deal`` is None for a position given as a board. ``status`` is solved (``solution``
+    replayed as a win on the reference engine), unsolvable or unknown (``budget`` names
+    what ran out; ``reason`` names the fault when the solve failed instead)."""
+
+    variant: str = field(metadata=REPLAYED)
+    foundation_return: bool = field(metadata=REPLAYED)
+    numbering: str = field(metadata=REPLAYED)
+    deal: int | None = field(metadata=REPLAYED)
+    board: str = field(metadata=REPLAYED)
+    status: str = field(metadata=REPLAYED)
+    solution: str = field(metadata=REPLAYED)
+    solution_length: int
+    proven_minimal: bool
+    nodes: int
+    seconds: float
+    peak_table_entries: int | None
+    budget: str | None
+    reason: str | None
+    time_limit: float | None
+    max_nodes: int | None
+    solver_version: str
+    finished_at: str
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"record of deal {self.deal} has status {self.status!r}")
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Result,
+        *,
+        rules: Rules,
+        numbering: str,
+        deal: int | None,
+        board_text: str,
+        limits: Limits,
+    ) -> "Record":
+        """The record of a solver verdict on ``board_text`` (deal ``deal`` or a given board)."""
+        return cls(
+            **provenance(rules, numbering, deal, board_text, limits),
+            status=result.status,
+            solution=result.solution,
+            solution_length=result.solution_length,
+            proven_minimal=result.proven_minimal,
+            nodes=result.nodes,
+            seconds=result.seconds,
+            peak_table_entries=result.peak_table_entries,
+            budget=result.budget,
+            reason=None,
+        )
+
+    @classmethod
+    def failure(
+        cls,
+        reason: str,
+        *,
+        rules: Rules,
+        numbering: str,
+        deal: int | None,
+        board_text: str,
+        limits: Limits,
+        seconds: float = 0.0,
+    ) -> "Record":
+        """An unknown record for a solve that failed (an exception, a dead worker)."""
+        return cls(
+            **provenance(rules, numbering, deal, board_text, limits),
+            status=UNKNOWN,
+            solution="",
+            solution_length=0,
+            proven_minimal=False,
+            nodes=0,
+            seconds=seconds,
+            peak_table_entries=None,
+            budget=None,
+            reason=reason[:REASON_CHARS],
+        )
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.variant, self.foundation_return)
+
+    def to_json(self) -> dict:
+        """A JSON object with every field, in field order."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Record":
+        return cls(**{name: data[name] for name in FIELD_NAMES})
+
+    def to_row(self) -> tuple:
+        """The store row: every field in field order, booleans as 0/1, the deal encoded."""
+        values = self.to_json()
+        values["deal"] = encode_deal(self.deal)
+        return tuple(int(value) if isinstance(value, bool) else value for value in values.values())
+
+    @classmethod
+    def from_row(cls, values) -> "Record":
+        data = dict(zip(FIELD_NAMES, values, strict=True))
+        data["deal"] = decode_deal(data["deal"])
+        for name in BOOLEAN_FIELDS:
+            data[name] = bool(data[name])
+        return cls(**data)
+
+
+def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, limits: Limits) -> dict:
+    """The fields saying what was solved, how, by which solver, and when."""
+    return {
+        "variant": rules.variant,
+        "foundation_return": rules.foundation_return,
+        "numbering": numbering,
+        "deal": deal,
+        "board": board_text,
+        "time_limit": limits.time_limit,
+        "max_nodes": limits.max_nodes,
+        "solver_version": solver.__version__,
+        "finished_at": now_text(),
+    }
+
+
+FIELDS = fields(Record)
+FIELD_NAMES = tuple(item.name for item in FIELDS)
+REPLAY_FIELDS = tuple(item.name for item in FIELDS if item.metadata.get("replayed"))
+BOOLEAN_FIELDS = tuple(item.name for item in FIELDS if item.type is bool)
+
+
+def now_text() -> str:
+    """The current UTC time to the second, ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def encode_deal(deal: int | None):
+    """A deal number as stored: an integer when SQLite holds it, else zero-padded text."""
+    if deal is None or deal <= LARGEST_INTEGER:
+        return deal
+    return str(deal).zfill(DEAL_DIGITS)
+
+
+def decode_deal(value) -> int | None:
+    return None if value is None else int(value)

@@ -1,0 +1,54 @@
+"""Statistics over verdicts and measurements: Wilson intervals, rates, percentiles, histograms."""
+
+import math
+from collections import Counter
+
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(wins: int, trials: int, z: float = Z_95) -> tuple[float, float] | None:
+    """The Wilson score interval for ``wins`` out of ``trials`` (None without trials)."""
+    if trials <= 0:
+        return None
+    p = wins / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_entry(wins: int, trials: int) -> dict:
+    """A win rate with its 95% Wilson interval, as a JSON-serialisable dict."""
+    interval = wilson_interval(wins, trials)
+    return {
+        "wins": wins,
+        "deals": trials,
+        "rate": wins / trials if trials else None,
+        "low": interval[0] if interval else None,
+        "high": interval[1] if interval else None,
+    }
+
+
+def percentile(ordered: list, fraction: float):
+    """Linear interpolation between closest ranks (numpy's default) of a sorted list."""
+    if not ordered:
+        return None
+    position = (len(ordered) - 1) * fraction
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+def histogram(ordered: list[int], buckets: int = 20) -> list[dict]:
+    """Equal-width buckets (a multiple of 10 moves wide) covering a sorted list."""
+    if not ordered:
+        return []
+    low, high = ordered[0], ordered[-1]
+    width = 10 * max(1, math.ceil((high - low + 1) / (10 * buckets)))
+    start = low - low % width
+    counts = Counter((value - start) // width for value in ordered)
+    return [
+        {"from": start + i * width, "to": start + (i + 1) * width - 1, "count": counts.get(i, 0)}
+        for i in range((high - start) // width + 1)
+    ]
