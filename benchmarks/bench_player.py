@@ -181,7 +181,7 @@ def main() -> None:
     parser.add_argument("--check-seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--samples", type=int, default=16)
-    parser.add_argument("--max-nodes", type=int, default=20_000)
+    parser.add_argument("--max-nodes", type=int, default=10_000)
     parser.add_argument("--rows", help="the resumable JSON-lines file of calibrate")
     args = parser.parse_args()
     {"calibrate": calibrate, "compare": compare, "hint": hint_latency}[args.task](args)

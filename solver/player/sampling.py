@@ -50,7 +50,7 @@ class Sampling:
     """``samples`` worlds per decision, each solved with at most ``max_nodes`` nodes."""
 
     samples: int = 16
-    max_nodes: int = 20_000
+    max_nodes: int = 10_000
     max_moves: int = 1000
     name: str = "sampling"
 
