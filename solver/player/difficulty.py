@@ -1,0 +1,97 @@
+"""Difficulty: how often a fixed reference player who cannot peek (greedy) fails a deal
+that the solver proved solvable.
+
+A rating plays the greedy player ``runs`` times (R >= 16 for a catalogue) from the deal's
+opening, with seeds drawn from ``seed``; its score is the failure rate, and the tier is a
+threshold on it (``TIERS``, per variant). The thoughtful line's length and the solver's
+nodes are kept as secondary figures. A deal not proved solvable gets no tier. The same
+version, deal, runs and seed always give the same rating.
+
+The thresholds are failure rates: a deal is easy when its rate is at most the first,
+normal up to the second, hard above. They come from ``benchmarks/bench_player.py
+calibrate`` (R = 16, seed 0; figures and split in ``benchmarks/results/
+player_calibration_<variant>.json``). Russian, PySolFC deals 1-36000 (2,442 solvable): the
+greedy player's failure rate is nearly all-or-nothing (1,100 deals 0/16, 914 deals 16/16),
+so easy = never fails (45%), normal = fails sometimes (17.5%), hard = always fails (37.4%);
+with another seed the greedy player wins 100% of easy, 47% of normal and 0.04% of hard deals.
+Yukon, deals 1-2400 (2,120 solved within 1 s): easy = fails at most half the runs (31%),
+normal = fails more often but not always (12%), hard = always fails (57%); with another
+seed greedy wins 85%, 27% and 0.14% of them. The greedy player is the limit: it wins 30%
+of solvable Yukon deals, so "hard" is wide; a stronger cheap reference player would split
+it further.
+"""
+
+import random
+from dataclasses import dataclass
+
+from solver.board import Board
+from solver.errors import YukonError
+from solver.player.greedy import Greedy
+from solver.result import SOLVED, Limits, Result
+from solver.rules import Rules
+from solver.solve import solve_position
+
+MIN_RUNS = 16
+TIERS = {
+    # variant: (easy at most, normal at most) failure rates; above: hard
+    "yukon": (0.5, 0.9375),
+    "russian": (0.0, 0.9375),
+    "milligan": (0.5, 0.9375),  # not calibrated: yukon's values
+}
+
+
+@dataclass(frozen=True)
+class Rating:
+    """``tier`` is easy, normal or hard, or None when the deal is not proved solvable."""
+
+    runs: int
+    seed: int
+    failures: int
+    tier: str | None
+    status: str
+    thoughtful_length: int | None
+    solver_nodes: int
+
+    @property
+    def failure_rate(self) -> float:
+        return self.failures / self.runs
+
+
+def run_seeds(seed: int, runs: int) -> list[int]:
+    """The seeds of the reference player's runs, drawn from ``seed``."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(63) for _ in range(runs)]
+
+
+def tier_of(failure_rate: float, variant: str) -> str:
+    easy_max, normal_max = TIERS[variant]
+    if failure_rate <= easy_max:
+        return "easy"
+    return "normal" if failure_rate <= normal_max else "hard"
+
+
+def rate_solved(board: Board, rules: Rules, result: Result, runs: int = MIN_RUNS, seed: int = 0) -> Rating:
+    """The rating of ``board`` given the solver's ``result`` for it (as a store holds it)."""
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise YukonError(f"runs must be a positive integer, not {runs!r}")
+    wins = Greedy().wins(board, rules, run_seeds(seed, runs))
+    failures = runs - sum(wins)
+    solved = result.status == SOLVED
+    return Rating(
+        runs=runs,
+        seed=seed,
+        failures=failures,
+        tier=tier_of(failures / runs, rules.variant) if solved else None,
+        status=result.status,
+        thoughtful_length=result.solution_length if solved else None,
+        solver_nodes=result.nodes,
+    )
+
+
+def rate(
+    board: Board, rules: Rules, runs: int = MIN_RUNS, seed: int = 0, limits: Limits | None = None
+) -> Rating:
+    """Solve ``board`` (under ``limits``), then rate it."""
+    return rate_solved(
+        board, rules, solve_position(board, rules, limits or Limits(time_limit=10.0)), runs, seed
+    )

@@ -1,0 +1,39 @@
+"""The policies by name, and what every policy offers.
+
+A policy decides from a View only (``decide(view, seed) -> Decision``) and plays whole games
+from a true Board (``play(board, rules, seed) -> (won, moves)``), looking at the true Board
+only to apply its moves, as a person turning the cards would.
+"""
+
+from typing import Protocol
+
+from solver.board import Board
+from solver.errors import YukonError
+from solver.player.decision import Decision
+from solver.player.greedy import Greedy
+from solver.player.sampling import Sampling
+from solver.player.view import View
+from solver.reference import Move
+from solver.rules import Rules
+
+POLICIES = {"greedy": Greedy, "sampling": Sampling}
+
+
+class Policy(Protocol):
+    name: str
+
+    def settings(self) -> dict: ...
+
+    def decide(self, view: View, seed: int) -> Decision: ...
+
+    def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]: ...
+
+
+def make_policy(name: str, **settings) -> Policy:
+    """The policy ``name`` with ``settings`` (e.g. ``samples=16, max_nodes=20000``)."""
+    if name not in POLICIES:
+        raise YukonError(f"unknown policy {name!r} (choose one of {', '.join(POLICIES)})")
+    try:
+        return POLICIES[name](**settings)
+    except TypeError as error:
+        raise YukonError(f"bad settings for policy {name}: {error}") from None

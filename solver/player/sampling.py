@@ -1,0 +1,136 @@
+"""The sampling policy: deal the unseen cards at random K times, solve each world with the
+exact solver under a small node budget, and play, among the first moves of the winning
+lines found (the CANDIDATES most frequent), the one after which most worlds are still won
+(ties by votes, then the greedy order). Its confidence in a move is the fraction of the K worlds
+still won after it.
+
+Worlds are kept from one decision to the next: after a move, a world whose own position
+shows what the real one now shows is still a uniform draw among the worlds consistent
+with everything seen, so it stays, with the rest of its winning line when the line began
+with the move played; a world the move disproved (a turned card differs) is dealt afresh.
+Between turns the player therefore re-solves nothing, which makes a whole game cheap. Once
+nothing is hidden there is one world: the position itself.
+
+When no world is won any more, the greedy player finishes the game (cheaply: solving
+worlds that all look lost would cost the whole node budget each time).
+
+Its known weakness is strategy fusion: a move that wins in every world may still need, later,
+knowledge the player will not have (which world it is in).
+"""
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from solver import reference
+from solver.board import Board
+from solver.notation import replay_tokens
+from solver.player.decision import Decision, reason_for
+from solver.player.greedy import Greedy, check_positive, ranked_moves
+from solver.player.view import View, sample_world, view_of
+from solver.reference import Move
+from solver.result import SOLVED, Limits
+from solver.rules import Rules
+from solver.solve import solve_position
+
+CANDIDATES = 3
+LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"
+
+
+@dataclass(frozen=True)
+class World:
+    """One dealing of the unseen cards, and a winning line from it (None: none found)."""
+
+    board: Board
+    line: tuple[Move, ...] | None
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """``samples`` worlds per decision, each solved with at most ``max_nodes`` nodes."""
+
+    samples: int = 16
+    max_nodes: int = 10_000
+    max_moves: int = 1000
+    name: str = "sampling"
+
+    def __post_init__(self):
+        check_positive(self.name, samples=self.samples, max_nodes=self.max_nodes, max_moves=self.max_moves)
+
+    def settings(self) -> dict:
+        return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves}
+
+    def solved(self, board: Board, rules: Rules) -> World:
+        result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
+        if result.status != SOLVED:
+            return World(board, None)
+        line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
+        return World(board, line)
+
+    def fresh_worlds(self, view: View, rng: random.Random, count: int) -> list[World]:
+        if view.hidden_count == 0:
+            count = min(count, 1)
+        return [self.solved(sample_world(view, rng), view.rules) for _ in range(count)]
+
+    def decide(self, view: View, seed: int) -> Decision:
+        """The move for a view, with its confidence, from worlds drawn with ``seed``."""
+        worlds = self.fresh_worlds(view, random.Random(seed), self.samples)
+        move, after = self.evaluate(view, worlds)
+        if move is None:
+            return Decision(None, None, "no legal move remains")
+        confidence = sum(world.line is not None for world in after) / len(after)
+        reason = reason_for(view, move) if confidence else f"{LOOKS_LOST}; {reason_for(view, move)}"
+        return Decision(move, confidence, reason)
+
+    def evaluate(self, view: View, worlds: list[World]) -> tuple[Move | None, list[World]]:
+        """The move won after in the most worlds, among the first moves of the worlds'
+        winning lines (at most CANDIDATES of them, most often first), ties by votes then
+        the greedy order; with no winning line, the greedy order's first legal move.
+        Returns it with the worlds after it."""
+        legal = reference.legal_moves(worlds[0].board, view.rules)
+        if not legal:
+            return None, []
+        votes = Counter(world.line[0] for world in worlds if world.line)
+        greedy_order = {move: at for at, (_score, move) in enumerate(ranked_moves(view))}
+        order = sorted(legal, key=lambda move: (-votes[move], greedy_order.get(move, len(greedy_order))))
+        candidates = [move for move in order if votes[move]][:CANDIDATES] or order[:1]
+        best, best_after, best_wins = None, [], -1
+        for move in candidates:
+            after = [self.advanced(world, move, view.rules) for world in worlds]
+            wins = sum(world.line is not None for world in after)
+            if wins > best_wins:
+                best, best_after, best_wins = move, after, wins
+        return best, best_after
+
+    def advanced(self, world: World, move: Move, rules: Rules) -> World:
+        """The world after ``move``, with a winning line from there (or None)."""
+        board = reference.apply_move(world.board, move, rules)
+        if world.line and world.line[0] == move:
+            return World(board, world.line[1:])
+        return self.solved(board, rules)
+
+    def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]:
+        """A whole game from ``board``: (won, its moves, each played on the reference engine).
+        When no world is won any more, the greedy player (same seed) finishes the game."""
+        rng = random.Random(seed)
+        worlds = self.fresh_worlds(view_of(board, rules), rng, self.samples)
+        moves: list[Move] = []
+        while len(moves) < self.max_moves and not reference.is_won(board):
+            if not any(world.line for world in worlds):
+                won, rest = Greedy(max_moves=self.max_moves - len(moves)).play(board, rules, seed)
+                return won, moves + rest
+            move, after = self.evaluate(view_of(board, rules), worlds)
+            if move is None:
+                break
+            board = reference.apply_move(board, move, rules)
+            moves.append(move)
+            worlds = self.kept_worlds(after, view_of(board, rules), rng)
+        return reference.is_won(board), moves
+
+    def kept_worlds(self, after: list[World], view: View, rng: random.Random) -> list[World]:
+        """The worlds after a move: those the new view disproves are dealt afresh."""
+        kept = [
+            world if view_of(world.board, view.rules) == view else self.fresh_worlds(view, rng, 1)[0]
+            for world in after
+        ]
+        return kept[:1] if view.hidden_count == 0 else kept

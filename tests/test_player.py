@@ -1,0 +1,191 @@
+"""The non-peeking player: views hold no hidden card, decisions ignore hidden cards, hints
+are legal, games replay, ratings reproduce, bad input is one clear error."""
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from solver import reference
+from solver.board import Board
+from solver.cards import make_card
+from solver.errors import YukonError
+from solver.notation import final_position, parse_token
+from solver.numbering import deal_board
+from solver.player import kernels
+from solver.player.difficulty import rate, run_seeds
+from solver.player.greedy import Greedy, true_arrays
+from solver.player.hint import hint, position_after
+from solver.player.play import play_deal
+from solver.player.policies import make_policy
+from solver.player.sampling import Sampling
+from solver.player.view import View, view_of
+from solver.rules import Rules
+
+YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
+SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}
+
+
+def positions(rules: Rules, deals=(1, 2, 3), prefixes=(0, 5, 15)) -> list[Board]:
+    """Openings and positions part-way through greedy games."""
+    found = []
+    for deal in deals:
+        board = deal_board(rules.variant, deal)
+        _won, moves = Greedy().play(board, rules, deal)
+        for prefix in prefixes:
+            found.append(reference.replay(board, moves[:prefix], rules))
+    return found
+
+
+def permute_hidden(board: Board, rng: random.Random) -> Board:
+    """The same visible position with its face-down and stock cards shuffled."""
+    hidden = [card for cards, down in zip(board.columns, board.face_down_counts) for card in cards[:down]]
+    hidden += board.stock
+    rng.shuffle(hidden)
+    columns, at = [], 0
+    for cards, down in zip(board.columns, board.face_down_counts):
+        columns.append(tuple(hidden[at : at + down]) + cards[down:])
+        at += down
+    return Board(tuple(columns), board.face_down_counts, board.foundations, tuple(hidden[at:]))
+
+
+def test_a_view_has_no_field_for_a_hidden_card():
+    assert [field.name for field in dataclasses.fields(View)] == [
+        "rules",
+        "face_up",
+        "face_down_counts",
+        "foundations",
+        "stock_size",
+    ]
+    board = deal_board("milligan", 4)
+    view = view_of(board, MILLIGAN)
+    assert view.hidden_count == sum(board.face_down_counts) + len(board.stock)
+    assert sorted(view.unseen()) == sorted(
+        [card for cards, down in zip(board.columns, board.face_down_counts) for card in cards[:down]]
+        + list(board.stock)
+    )
+
+
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
+@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+def test_decisions_and_confidence_ignore_hidden_cards(rules, policy):
+    player = make_policy(policy, **(SMALL_SAMPLING if policy == "sampling" else {}))
+    rng = random.Random(7)
+    for board in positions(rules, deals=(1, 2), prefixes=(0, 10)):
+        other = permute_hidden(board, rng)
+        if other == board:
+            continue
+        assert view_of(other, rules) == view_of(board, rules)
+        for seed in (0, 1):
+            assert player.decide(view_of(board, rules), seed) == player.decide(view_of(other, rules), seed)
+
+
+@pytest.mark.parametrize("rules", [YUKON, MILLIGAN], ids=lambda rules: rules.variant)
+def test_the_greedy_kernel_decides_on_the_masked_state(rules):
+    """The in-kernel game masks before every decision: its first move is the same whatever
+    the hidden cards are."""
+    rng = random.Random(3)
+    for board in positions(rules):
+        first = []
+        for candidate in (board, permute_hidden(board, rng), permute_hidden(board, rng)):
+            a = true_arrays(candidate, rules)
+            line = np.zeros(1, dtype=np.int64)
+            kernels.play(a.cols, a.lens, a.down, a.found, a.stock, a.misc, 5, 1, line)
+            first.append(int(line[0]))
+        assert len(set(first)) == 1
+
+
+@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+def test_every_hint_is_a_legal_move(policy):
+    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    for rules in (YUKON, MILLIGAN):
+        for board in positions(rules, deals=(4,), prefixes=(0, 8, 20)):
+            if reference.is_won(board):
+                continue
+            answer = hint(board, rules, policy, seed=2, **settings)
+            assert answer.move is not None and answer.reason
+            reference.check_move(board, parse_token(answer.move, board), rules)
+
+
+def test_a_hint_says_when_no_move_remains_and_when_the_position_looks_lost():
+    stuck = position_after(2, RUSSIAN, "")
+    while reference.legal_moves(stuck, RUSSIAN):
+        stuck = reference.apply_move(stuck, reference.legal_moves(stuck, RUSSIAN)[0], RUSSIAN)
+    assert hint(stuck, RUSSIAN, **SMALL_SAMPLING).move is None
+    assert "no legal move" in hint(stuck, RUSSIAN, **SMALL_SAMPLING).reason
+    lost = deal_board("russian", 1)  # proved unsolvable by the solver
+    answer = hint(lost, RUSSIAN, **SMALL_SAMPLING)
+    if answer.confidence == 0:
+        assert "looks lost from what is visible" in answer.reason
+
+
+def forced_win() -> Board:
+    """Every card face up, each suit a column from King (bottom) to Ace (top)."""
+    columns = tuple(tuple(make_card(rank, suit) for rank in range(13, 0, -1)) for suit in range(4))
+    return Board(columns + ((), (), ()), (0,) * 7, (0,) * 4)
+
+
+def test_a_forced_win_is_rated_easy_and_ratings_reproduce():
+    rating = rate(forced_win(), YUKON, runs=16, seed=3)
+    assert (rating.tier, rating.failures) == ("easy", 0)
+    board = deal_board("yukon", 6)
+    assert rate(board, YUKON, seed=11) == rate(board, YUKON, seed=11)
+    assert run_seeds(11, 16) == run_seeds(11, 16) != run_seeds(12, 16)
+
+
+def test_a_deal_not_proved_solvable_gets_no_tier():
+    rating = rate(deal_board("russian", 1), RUSSIAN)
+    assert rating.status == "unsolvable" and rating.tier is None
+
+
+def test_sampling_wins_more_deals_than_greedy():
+    """On fixed deals (counts, not time): sampling's one game each against greedy's
+    games with seed 0."""
+    deals = (6, 11)
+    sampling = Sampling(samples=8, max_nodes=5000)
+    sampling_wins = sum(sampling.play(deal_board("yukon", deal), YUKON, 0)[0] for deal in deals)
+    greedy_wins = sum(Greedy().play(deal_board("yukon", deal), YUKON, 0)[0] for deal in deals)
+    assert sampling_wins > greedy_wins
+
+
+@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
+    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    records = [play_deal(deal, YUKON, policy, seed=1, **settings) for deal in (2, 6)]
+    assert any(record.won for record in records)
+    for record in records:
+        final = final_position(deal_board("yukon", record.deal), record.line.split(), YUKON)
+        assert reference.is_won(final) == record.won
+        assert record.moves == len(record.line.split())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.won = not record.won
+    assert records[0] == play_deal(2, YUKON, policy, seed=1, **settings)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: hint(forced_win_played(), YUKON), "already won"),
+        (lambda: position_after(12, YUKON, "1>F:AS 9>2:KH"), "--after: move"),
+        (lambda: hint(deal_board("yukon", 1), YUKON, policy="oracle"), "unknown policy 'oracle'"),
+        (lambda: rate(deal_board("yukon", 1), YUKON, runs=0), "runs must be a positive integer"),
+        (lambda: make_policy("sampling", samples=0), "samples must be a positive integer"),
+    ],
+)
+def test_bad_input_is_one_clear_yukon_error(call, message):
+    with pytest.raises(YukonError, match=message) as caught:
+        call()
+    assert "\n" not in str(caught.value)
+
+
+def test_after_names_the_illegal_move_and_its_place():
+    first = hint(deal_board("yukon", 12), YUKON, policy="greedy").move
+    with pytest.raises(YukonError, match=r"--after: move 2 7>1:AS"):
+        position_after(12, YUKON, f"{first} 7>1:AS")
+
+
+def forced_win_played() -> Board:
+    board = forced_win()
+    _won, moves = Greedy().play(board, YUKON, 0)
+    return reference.replay(board, moves, YUKON)
