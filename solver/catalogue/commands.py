@@ -1,0 +1,168 @@
+"""The catalogue commands of ``yukon``: ``catalogue build|verify``, ``daily``, ``check``.
+
+Thin: parse, call the library, print. They raise YukonError for bad input; the ``yukon``
+group turns it into one ``error:`` line and exit status 2.
+"""
+
+import json
+import statistics
+import sys
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import click
+
+from solver.catalogue.files import TIERS, catalogue_name, load_checked, read_catalogue, read_manifest
+from solver.catalogue.schedule import daily_entry
+from solver.cli import numbering_option, variant_option
+from solver.errors import YukonError
+
+DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
+
+
+def directory_option(function):
+    return click.option("--dir", "directory", type=click.Path(file_okay=False), help=DIRECTORY_HELP)(function)
+
+
+def tier_option(function):
+    return click.option("--tier", type=click.Choice(TIERS), default="easy", show_default=True)(function)
+
+
+def catalogue_directory(directory: str | None) -> Path:
+    from solver.catalogue.files import shipped_directory
+
+    return Path(directory) if directory else shipped_directory()
+
+
+def parse_date(text: str | None) -> date:
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise YukonError(f"date {text!r} is not YYYY-MM-DD") from None
+
+
+@click.group()
+def catalogue():
+    """Build and verify catalogues of solved deals (one JSON file per variant and tier)."""
+
+
+@catalogue.command()
+@variant_option
+@numbering_option
+@tier_option
+@click.option("--count", type=click.IntRange(min=1), default=1000, show_default=True, help="Entries wanted.")
+@click.option("--deals", "deal_range", required=True, help="Deals to draw from, e.g. 1-200000.")
+@click.option("--out", "directory", type=click.Path(file_okay=False), help=DIRECTORY_HELP)
+@click.option("--since", help="Date new entries join the daily schedule [new: epoch; extension: tomorrow].")
+@click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds to find a win.")
+@click.option(
+    "--minimal-seconds",
+    type=float,
+    default=2.0,
+    show_default=True,
+    help="Seconds of IDA* for a shorter line.",
+)
+def build(variant, numbering, tier, count, deal_range, directory, since, time_limit, minimal_seconds):
+    """Solve deals (no foundation return, so every line is valid with it on or off), rate
+    them and grow the VARIANT-TIER catalogue to COUNT entries, keeping what is there."""
+    from solver.catalogue.build import build_catalogue
+    from solver.catalogue.provisional import solved_candidates
+    from solver.ranges import parse_range
+
+    candidates = solved_candidates(
+        variant, numbering, parse_range(deal_range, numbering), time_limit, minimal_seconds
+    )
+    today = date.today()
+    report = build_catalogue(
+        candidates, catalogue_directory(directory), variant, tier, count, today, since and parse_date(since)
+    )
+    for reason in report.refused:
+        click.echo(f"refused {reason}", err=True)
+    click.echo(f"{report.path}: {report.kept} kept, {report.added} added, {len(report.lengths)} entries")
+    click.echo(length_summary(report.lengths))
+
+
+def length_summary(lengths: list[int]) -> str:
+    """Solution lengths: min, median, max and counts per ten moves."""
+    if not lengths:
+        return "no entries"
+    buckets = Counter(length // 10 * 10 for length in lengths)
+    histogram = ", ".join(f"{low}-{low + 9}: {buckets[low]}" for low in sorted(buckets))
+    middle = statistics.median(lengths)
+    return f"lengths: min {min(lengths)}, median {middle:g}, max {max(lengths)} ({histogram})"
+
+
+@catalogue.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+def verify(directory):
+    """Replay every line of every catalogue in DIRECTORY on the reference engine and check
+    each board is the deal it names, the checksums and counts. Exit 1 on any problem."""
+    from solver.catalogue.verify import verify_directory
+
+    report = verify_directory(catalogue_directory(directory))
+    for problem in report.problems:
+        click.echo(problem, err=True)
+    click.echo(f"{report.files} files, {report.entries} entries, {len(report.problems)} problems")
+    sys.exit(1 if report.problems else 0)
+
+
+@click.command()
+@click.option("--date", "day", help="YYYY-MM-DD [today, local date].")
+@variant_option
+@tier_option
+@directory_option
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as one JSON object.")
+def daily(day, variant, tier, directory, as_json):
+    """The deal of the day for a variant and tier (the algorithm is in catalogue/README.md)."""
+    chosen_day = parse_date(day)
+    entry, pick = daily_entry(load_checked(catalogue_directory(directory), variant, tier), chosen_day)
+    if as_json:
+        click.echo(json.dumps({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}))
+        return
+    click.echo(
+        f"{chosen_day.isoformat()} {variant} {tier}: {entry['numbering']} deal {entry['deal']} "
+        f"(entry {pick.index}, cycle {pick.cycle}, day {pick.day + 1} of {pick.pool_size})"
+    )
+    click.echo(entry["board"], nl=False)
+    click.echo(f"solution ({entry['length']} moves): {entry['solution']}")
+
+
+@click.command()
+@click.argument("deal")
+@variant_option
+@numbering_option
+@directory_option
+@click.option("--solve", "then_solve", is_flag=True, help="Solve it when no catalogue holds it.")
+@click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds, with --solve.")
+def check(deal, variant, numbering, directory, then_solve, time_limit):
+    """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
+    from solver.cli import parse_deal_number
+
+    number = parse_deal_number(deal)
+    folder = catalogue_directory(directory)
+    for tier in TIERS:
+        path = folder / catalogue_name(variant, tier)
+        if path.exists() and any(
+            (entry.get("numbering"), entry.get("deal")) == (numbering, number)
+            for entry in read_catalogue(path)["entries"]
+        ):
+            click.echo(
+                f"{variant} {numbering} deal {number}: solvable, in the {tier} catalogue ({path.name})"
+            )
+            return
+    read_manifest(folder)  # a folder that is no catalogue is an error, not "not checked"
+    if not then_solve:
+        click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
+        return
+    from solver.numbering import deal_board
+    from solver.result import Limits
+    from solver.rules import Rules
+    from solver.solve import solve_position
+
+    result = solve_position(
+        deal_board(variant, number, numbering), Rules(variant), Limits(time_limit=time_limit)
+    )
+    click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")

@@ -1,0 +1,101 @@
+"""One catalogue entry: making it from a rated deal, and every check it must pass.
+
+An entry is a JSON object (the schema is in ``catalogue/README.md``); ``entry_problem`` is
+the one judge of it, used both before an entry is written and by ``yukon catalogue verify``.
+"""
+
+from dataclasses import dataclass
+from datetime import date
+
+import solver
+from solver.board import parse_board
+from solver.catalogue.files import TIERS
+from solver.errors import YukonError
+from solver.notation import final_position
+from solver.numbering import deal_board
+from solver.reference import IllegalMove, is_won
+from solver.rules import Rules
+
+FIELDS = {
+    "variant": str,
+    "numbering": str,
+    "deal": int,
+    "foundation_return": bool,
+    "board": str,
+    "solution": str,
+    "length": int,
+    "score": (int, float),
+    "tier": str,
+    "solver_version": str,
+    "since": str,
+}
+
+
+@dataclass(frozen=True)
+class RatedDeal:
+    """A catalogue candidate: a solved deal, its opening board text, a winning line found
+    without foundation return, and its difficulty ``score`` (0 easy .. 1 hard) and ``tier``.
+
+    This is the whole interface between a builder and where deals come from: a results
+    store with ratings, or ``provisional.solved_candidates``, yields these."""
+
+    variant: str
+    numbering: str
+    deal: int
+    board: str
+    solution: str
+    score: float
+    tier: str
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return self.numbering, self.deal
+
+
+def make_entry(rated: RatedDeal, since: date) -> dict:
+    return {
+        "variant": rated.variant,
+        "numbering": rated.numbering,
+        "deal": rated.deal,
+        "foundation_return": False,
+        "board": rated.board,
+        "solution": rated.solution,
+        "length": len(rated.solution.split()),
+        "score": round(float(rated.score), 4),
+        "tier": rated.tier,
+        "solver_version": solver.__version__,
+        "since": since.isoformat(),
+    }
+
+
+def entry_key(entry: dict) -> tuple:
+    return entry.get("numbering"), entry.get("deal")
+
+
+def entry_problem(entry, variant: str, tier: str) -> str | None:
+    """Why the entry is not a valid entry of the ``variant``/``tier`` catalogue, or None:
+    its fields, its board being exactly the numbered deal, and its line replayed as a win
+    on the reference engine."""
+    if not isinstance(entry, dict):
+        return "not a JSON object"
+    for field, kind in FIELDS.items():
+        value = entry.get(field)
+        if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return f"field {field!r} is missing or not a {getattr(kind, '__name__', 'number')}"
+    if entry["variant"] != variant or entry["tier"] != tier:
+        return f"entry is {entry['variant']} {entry['tier']}, in the {variant} {tier} catalogue"
+    if tier not in TIERS or not 0 <= entry["score"] <= 1:
+        return f"tier {tier!r} or score {entry['score']} out of range"
+    try:
+        date.fromisoformat(entry["since"])
+        rules = Rules(variant, entry["foundation_return"])
+        board = parse_board(entry["board"], rules)
+        if board != deal_board(variant, entry["deal"], entry["numbering"]):
+            return f"board is not {entry['numbering']} deal {entry['deal']}"
+        tokens = entry["solution"].split()
+        if entry["length"] != len(tokens):
+            return f"length {entry['length']} but the line has {len(tokens)} moves"
+        final = final_position(board, tokens, rules)
+    except (IllegalMove, YukonError, ValueError) as error:
+        return str(error)
+    return None if is_won(final) else "the line is legal but does not win"

@@ -1,0 +1,75 @@
+"""Replaying a catalogue directory: the check behind ``yukon catalogue verify``.
+
+Every file the manifest lists must exist, match its checksum and count, and hold only
+valid, distinct entries (``entries.entry_problem``); a JSON file the manifest does not list
+is a problem too. Each problem is one line naming the file, the entry and the reason.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.catalogue.entries import entry_key, entry_problem
+from solver.catalogue.files import MANIFEST_NAME, checksum, read_catalogue, read_manifest
+from solver.errors import YukonError
+
+
+@dataclass
+class VerifyReport:
+    files: int = 0
+    entries: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def verify_directory(directory: Path) -> VerifyReport:
+    report = VerifyReport()
+    try:
+        manifest = read_manifest(directory)
+    except YukonError as error:
+        report.problems.append(str(error))
+        return report
+    listed = set()
+    for record in manifest["files"]:
+        name = str(record.get("file"))
+        listed.add(name)
+        report.files += 1
+        report.problems += file_problems(directory / name, record, report)
+    for path in sorted(directory.glob("*.json")):
+        if path.name != MANIFEST_NAME and path.name not in listed:
+            report.problems.append(f"{path}: not listed in {MANIFEST_NAME}")
+    return report
+
+
+def file_problems(path: Path, record: dict, report: VerifyReport) -> list[str]:
+    if not path.exists():
+        return [f"{path}: listed in {MANIFEST_NAME} but missing"]
+    problems = []
+    if checksum(path) != record.get("sha256"):
+        problems.append(f"{path}: checksum does not match {MANIFEST_NAME}")
+    try:
+        catalogue = read_catalogue(path)
+    except YukonError as error:
+        return [*problems, str(error)]
+    variant, tier = catalogue.get("variant"), catalogue.get("tier")
+    if (variant, tier) != (record.get("variant"), record.get("tier")):
+        problems.append(
+            f"{path}: holds {variant} {tier}, {MANIFEST_NAME} says "
+            f"{record.get('variant')} {record.get('tier')}"
+        )
+    if len(catalogue["entries"]) != record.get("count"):
+        problems.append(
+            f"{path}: {len(catalogue['entries'])} entries, {MANIFEST_NAME} says {record.get('count')}"
+        )
+    seen = {}
+    for number, entry in enumerate(catalogue["entries"], start=1):
+        report.entries += 1
+        where = f"{path}: entry {number}" + (
+            f" (deal {entry.get('deal')})" if isinstance(entry, dict) else ""
+        )
+        problem = entry_problem(entry, str(variant), str(tier))
+        if problem is None and entry_key(entry) in seen:
+            problem = f"duplicate of entry {seen[entry_key(entry)]}"
+        if problem:
+            problems.append(f"{where}: {problem}")
+        elif isinstance(entry, dict):
+            seen[entry_key(entry)] = number
+    return problems
