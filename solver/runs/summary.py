@@ -1,0 +1,132 @@
+"""The summary of a results store (what ``yukon stats`` reports) and its text form."""
+
+import math
+from collections import Counter
+
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.rules import Rules
+from solver.stats import histogram, percentile, rate_entry
+from solver.store import Store
+
+
+def summarize(store_path) -> dict:
+    """Everything ``yukon stats`` reports, as a JSON-serialisable dict."""
+    with Store.open_existing(store_path) as store:
+        meta, rules = store.meta, store.rules
+        figures = store.summary_figures()
+    counts, seconds, lengths = Counter(figures["counts"]), figures["seconds"], figures["solution_lengths"]
+    first, last = figures["deal_span"]
+    solved, unsolvable, unknown = counts[SOLVED], counts[UNSOLVABLE], counts[UNKNOWN]
+    total = solved + unsolvable + unknown
+    total_seconds = math.fsum(seconds)
+    lost, won = rate_entry(solved, total), rate_entry(solved + unknown, total)
+    return {
+        "store": str(store_path),
+        "rules": rules.as_dict(),
+        "numbering": meta["numbering"],
+        "created_at": meta.get("created_at"),
+        "created_by": meta.get("created_by"),
+        "deals": {"total": total, "first": first, "last": last},
+        "counts": {SOLVED: solved, UNSOLVABLE: unsolvable, UNKNOWN: unknown},
+        "unknown_causes": dict(sorted(figures["unknown_causes"].items())),
+        "win_rate": {
+            "confidence": 0.95,
+            "method": "Wilson score interval",
+            "decided": rate_entry(solved, solved + unsolvable),
+            "unknown_as_lost": lost,
+            "unknown_as_won": won,
+            "bounds": {"low": lost["low"], "high": won["high"]},
+        },
+        "seconds_per_deal": {
+            "total": total_seconds,
+            "mean": total_seconds / total if total else None,
+            "median": percentile(seconds, 0.5),
+            "p90": percentile(seconds, 0.9),
+            "p99": percentile(seconds, 0.99),
+            "max": seconds[-1] if seconds else None,
+        },
+        "nodes": {
+            "total": figures["nodes"],
+            "per_second": figures["nodes"] / total_seconds if total_seconds > 0 else None,
+        },
+        "solution_length": {
+            "count": len(lengths),
+            "min": lengths[0] if lengths else None,
+            "median": percentile(lengths, 0.5),
+            "mean": sum(lengths) / len(lengths) if lengths else None,
+            "max": lengths[-1] if lengths else None,
+            "histogram": histogram(lengths),
+        },
+        "time_limits": figures["time_limits"],
+        "max_nodes": figures["max_nodes"],
+        "solver_versions": figures["solver_versions"],
+    }
+
+
+def percent(value) -> str:
+    """A fraction as a percentage with two decimals."""
+    return "n/a" if value is None else f"{100 * value:.2f}%"
+
+
+def rate_text(entry: dict) -> str:
+    """A rate entry (``stats.rate_entry``) as text with its interval."""
+    if entry["rate"] is None:
+        return "n/a (no deals)"
+    return (
+        f"{percent(entry['rate'])} ({entry['wins']}/{entry['deals']}), "
+        f"95% CI {percent(entry['low'])} to {percent(entry['high'])}"
+    )
+
+
+def seconds_text(value) -> str:
+    """Seconds to three significant digits."""
+    return "n/a" if value is None else f"{value:.3g} s"
+
+
+def limit_text(values, unit: str) -> str:
+    """The distinct limits of a store (None: no limit)."""
+    return ", ".join("none" if value is None else f"{value:g}{unit}" for value in values) or "n/a"
+
+
+def format_summary(summary: dict) -> str:
+    """The summary as text for a reader."""
+    rule_set = Rules(**summary["rules"]).describe()
+    counts, deals, rate = summary["counts"], summary["deals"], summary["win_rate"]
+    causes = ", ".join(f"{cause} {count}" for cause, count in summary["unknown_causes"].items())
+    span = f" (deals {deals['first']}..{deals['last']})" if deals["total"] else ""
+    times, lengths, nodes = summary["seconds_per_deal"], summary["solution_length"], summary["nodes"]
+    lines = [
+        f"Store:        {summary['store']}",
+        f"Rule set:     {rule_set}, {summary['numbering']} numbering",
+        f"Deals:        {deals['total']}{span}: {counts[SOLVED]} solved, {counts[UNSOLVABLE]} unsolvable, "
+        f"{counts[UNKNOWN]} unknown" + (f" ({causes})" if causes else ""),
+        f"Win rate:     {rate_text(rate['decided'])} over decided deals",
+        f"  unknown lost: {rate_text(rate['unknown_as_lost'])}",
+        f"  unknown won:  {rate_text(rate['unknown_as_won'])}",
+        f"  bounds:       {percent(rate['bounds']['low'])} to {percent(rate['bounds']['high'])} "
+        "(95% Wilson, every unknown lost / won)",
+        f"Time per deal: median {seconds_text(times['median'])}, p90 {seconds_text(times['p90'])}, "
+        f"p99 {seconds_text(times['p99'])}, max {seconds_text(times['max'])} "
+        f"(total {seconds_text(times['total'])})",
+        "Nodes:        "
+        + (
+            f"{nodes['total']:,} total, {nodes['per_second']:,.0f} per second"
+            if nodes["per_second"]
+            else f"{nodes['total']:,} total"
+        ),
+    ]
+    if lengths["count"]:
+        lines.append(
+            f"Solution length: min {lengths['min']}, median {lengths['median']:g}, "
+            f"mean {lengths['mean']:.1f}, max {lengths['max']} moves"
+        )
+        biggest = max(bucket["count"] for bucket in lengths["histogram"])
+        for bucket in lengths["histogram"]:
+            bar = "#" * math.ceil(40 * bucket["count"] / biggest) if bucket["count"] else ""
+            lines.append(f"  {bucket['from']:>4}-{bucket['to']:<4} {bucket['count']:>8}  {bar}")
+    lines.append(
+        f"Limits:       time {limit_text(summary['time_limits'], ' s')}; "
+        f"nodes {limit_text(summary['max_nodes'], '')}; "
+        f"solver {', '.join(summary['solver_versions']) or 'n/a'}"
+    )
+    return "\n".join(lines)
