@@ -15,7 +15,7 @@ import click
 
 from solver.catalogue.files import TIERS, catalogue_name, load_checked, read_catalogue, read_manifest
 from solver.catalogue.schedule import daily_entry
-from solver.cli import numbering_option, variant_option
+from solver.cli.options import numbering_option, variant_option
 from solver.errors import YukonError
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
@@ -139,7 +139,7 @@ def daily(day, variant, tier, directory, as_json):
 @click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds, with --solve.")
 def check(deal, variant, numbering, directory, then_solve, time_limit):
     """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
-    from solver.cli import parse_deal_number
+    from solver.cli.options import parse_deal_number
 
     number = parse_deal_number(deal)
     folder = catalogue_directory(directory)
