@@ -1,9 +1,9 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
 import signal
+import sys
 import threading
 import time
-from contextlib import contextmanager
 from functools import lru_cache
 
 import numpy as np
@@ -11,7 +11,8 @@ import numpy as np
 from solver import reference
 from solver.board import Board, check_board
 from solver.cards import KING, make_card
-from solver.engine import layout, moves, search, shortcut, table
+from solver.engine import jit, layout, moves, search, shortcut, table
+from solver.interrupts import StopFlag
 from solver.notation import final_position, solution_text
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.reference import Move
@@ -46,26 +47,14 @@ class Budget:
         self.started = time.perf_counter()
         self.nodes = 0
         self.spent = None
-        self.interrupted = False
+        # While searching, Ctrl-C only sets this flag, which the search reads between chunks
+        # (so it stops within a chunk, about CHUNK_SECONDS, with a clean unknown verdict); a
+        # process that ignores SIGINT (a batch worker) keeps ignoring it.
+        self.ctrl_c = StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True)
 
-    @contextmanager
-    def catching_ctrl_c(self):
-        """While searching, Ctrl-C only sets a flag the search reads between chunks (so it
-        stops within a chunk, about CHUNK_SECONDS, with a clean unknown verdict)."""
-        if threading.current_thread() is not threading.main_thread() or (
-            signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # e.g. a batch worker
-        ):
-            yield
-            return
-
-        def note_interrupt(_signal, _frame):
-            self.interrupted = True
-
-        previous = signal.signal(signal.SIGINT, note_interrupt)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
+    @property
+    def interrupted(self) -> bool:
+        return self.ctrl_c.requested
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -181,16 +170,35 @@ def solve_position(
     limits = limits or Limits()
     budget = Budget(limits)
     packed = pack(board, rules)
-    with budget.catching_ctrl_c():
+    with budget.ctrl_c:
         return decide(board, rules, packed, options, budget)
 
 
+# Wall seconds the first compilation took on the project's 2-core machine
+# (benchmarks/bench_cold_start.py), for the notice a new user sees while waiting.
+COMPILE_SECONDS = 9
+
+
+def tell_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 @lru_cache(maxsize=1)
-def warm_up() -> None:
+def warm_up(tell=tell_stderr) -> None:
     """Compile the kernels (or load them from the on-disk cache) once per process, on a
-    one-move position, so that no solve's time limit pays for it."""
+    one-move position, so that no solve's time limit pays for it. The first process of a
+    machine to get here compiles (saying so once through ``tell``, on stderr, never
+    stdout); processes that arrive meanwhile wait for it and load its cache."""
+    if jit.CACHE_NOTE:
+        tell(f"warning: {jit.CACHE_NOTE}")
     one_card_left = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
-    decide(one_card_left, Rules(), pack(one_card_left, Rules()), moves.ALL_REDUCTIONS, Budget(Limits()))
+    with jit.compile_lock():
+        compiling = not jit.cache_is_complete()
+        if compiling:
+            tell(f"compiling the solver, once per machine: about {COMPILE_SECONDS} s")
+        decide(one_card_left, Rules(), pack(one_card_left, Rules()), moves.ALL_REDUCTIONS, Budget(Limits()))
+        if compiling:
+            jit.mark_cache_complete()
 
 
 def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Budget) -> Result:
@@ -274,7 +282,12 @@ def shorten(board: Board, rules: Rules, path: np.ndarray) -> list[Move]:
     """The engine's line with shortcuts taken (see ``engine.shortcut``), as Moves."""
     root = pack(board, rules)
     shortened = np.empty_like(path)
-    kept = shortcut.shortcut_line(root.state, root.params, root.zobrist, root.column_keys, path, shortened)
+    keys = np.empty((len(path) + 1, 2), dtype=np.uint64)
+    shortcut.line_keys(root.state, root.params, root.zobrist, root.column_keys, path, keys)
+    order = np.argsort(keys[:, 0])
+    kept = shortcut.shortcut_line(
+        root.state, root.params, root.zobrist, root.column_keys, path, keys, order, shortened
+    )
     return [decode(int(move)) for move in shortened[:kept]]
 
 

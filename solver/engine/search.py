@@ -50,7 +50,7 @@ from solver.engine.moves import (
     generate_moves,
     undo_move,
 )
-from solver.engine.prune import hopeless, may_turn_hopeless, twins_hopeless, watched_place
+from solver.engine.prune import NOWHERE, hopeless, may_turn_hopeless, twins_hopeless, watched_place
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
 
 # statuses (control[CONTROL_STATUS])
@@ -109,7 +109,9 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    if (control[CONTROL_OPTIONS] & HOPELESS) and (hopeless(state, params) or twins_hopeless(state, params)):
+    if (control[CONTROL_OPTIONS] & HOPELESS) and (
+        hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params)
+    ):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves[0], scores)
@@ -164,7 +166,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if (
             (control[CONTROL_OPTIONS] & HOPELESS)
             and may_turn_hopeless(state, params, applied[depth])
-            and hopeless(state, params, watched_place(state, params, applied[depth]))
+            and hopeless(state, params, watched_place(state, params, applied[depth]), NOWHERE)
         ):
             counts[child] = 0
         else:

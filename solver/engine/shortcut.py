@@ -46,13 +46,13 @@ def find_position(keys, order, first, second):
 
 
 @kernel
-def shortcut_line(state, params, zobrist, column_keys, line, shortened):
+def shortcut_line(state, params, zobrist, column_keys, line, keys, order, shortened):
     """Write the shortened line into ``shortened``; return its length. ``state`` must be
-    the position the line starts from; it ends at the line's last position."""
+    the position the line starts from; it ends at the line's last position. ``keys`` are
+    the line's position keys (``line_keys``) and ``order`` sorts ``keys[:, 0]``: sorting is
+    left to the caller (numpy), which spares compiling a sort kernel; any order that sorts
+    the first keys gives the same line, since ``find_position`` looks at every equal key."""
     count = line.shape[0]
-    keys = np.empty((count + 1, 2), dtype=np.uint64)
-    line_keys(state, params, zobrist, column_keys, line, keys)
-    order = np.argsort(keys[:, 0])
     moves = np.empty(MAX_MOVES, dtype=np.int32)
     scores = np.empty(MAX_MOVES, dtype=np.int32)
     index = 0
