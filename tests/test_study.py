@@ -1,0 +1,189 @@
+"""The win-rate study script (benchmarks/study.py) on small made-up stores."""
+
+import gzip
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from stores import fake_record
+
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.rules import Rules
+from solver.stats import rate_entry
+from solver.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import study  # noqa: E402
+
+YUKON_RETURN = Rules("yukon", foundation_return=True)
+# Deals 1-10 strict; 12 is stored past the gap at 11.
+STRICT = {
+    **dict.fromkeys(range(1, 7), SOLVED),
+    7: UNSOLVABLE,
+    8: UNSOLVABLE,
+    9: UNKNOWN,
+    10: SOLVED,
+    12: SOLVED,
+}
+# The same deals with foundation return: 7 turns solvable, 10 contradicts the strict win.
+WITH_RETURN = {**STRICT, 7: SOLVED, 10: UNSOLVABLE}
+del WITH_RETURN[12]
+
+
+def make_store(path: Path, rules: Rules, statuses: dict) -> Path:
+    with Store.open_for_run(path, rules, "pysol") as store:
+        store.write_many(
+            fake_record(
+                deal,
+                status,
+                seconds=deal / 100,
+                nodes=10 * deal,
+                solution=" ".join(["1a"] * (80 + deal)) if status == SOLVED else "",
+                rules=rules,
+            )
+            for deal, status in statuses.items()
+        )
+    return path
+
+
+@pytest.fixture()
+def stores(tmp_path):
+    directory = tmp_path / "stores"
+    directory.mkdir()
+    make_store(directory / "yukon.db", Rules("yukon"), STRICT)
+    make_store(directory / "yukon-return.db", YUKON_RETURN, WITH_RETURN)
+    return directory
+
+
+def run(*arguments) -> int:
+    return study.main([*map(str, arguments), "--no-plots", "--players", "/nonexistent"])
+
+
+def figures_of(directory: Path) -> dict:
+    return json.loads((directory / "study.json").read_text())
+
+
+def test_figures_cover_deals_one_to_n_from_the_stores(stores, tmp_path):
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    strict = figures_of(out)["rule_sets"][0]
+    assert strict["name"] == "yukon"
+    assert strict["deals"] == {"first": 1, "last": 10, "count": 10}
+    assert strict["stored_past_range"] == 1
+    assert strict["counts"] == {SOLVED: 7, UNSOLVABLE: 2, UNKNOWN: 1}
+    rate = strict["win_rate"]
+    assert rate["decided"] == rate_entry(7, 9)
+    assert rate["unknown_as_lost"] == rate_entry(7, 10)
+    assert rate["bounds"] == {"low": rate_entry(7, 10)["low"], "high": rate_entry(8, 10)["high"]}
+    assert strict["solution_length"]["min"] == 81 and strict["solution_length"]["max"] == 90
+    assert strict["nodes"] == 10 * sum(range(1, 11))
+    assert strict["source"]["commands"] == ["yukon solve 1-12 --variant yukon --time-limit 10 --out yukon.db"]
+
+
+def test_foundation_return_gains_and_contradictions(stores, tmp_path):
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    (comparison,) = figures_of(out)["foundation_return"]
+    assert comparison["deals"]["count"] == 10
+    assert comparison["unsolvable_turned_solvable"]["deals"] == 1
+    assert comparison["unsolvable_turned_solvable"]["of_strict_unsolvable"] == rate_entry(1, 2)
+    assert comparison["crossing"][SOLVED][UNSOLVABLE] == 1
+    assert comparison["consistency"]["strict_solved_return_unsolvable"] == [10]
+    assert comparison["consistency"]["consistent"] is False
+
+
+def test_compact_tables_alone_give_the_same_figures(stores, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    from_stores = capsys.readouterr().out
+    written = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert run("--out", out) == 0
+    assert capsys.readouterr().out == from_stores
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == written
+    lines = gzip.decompress(written["yukon.verdicts.csv.gz"]).decode().splitlines()
+    assert lines[0] == "deal,status,length,nodes,ms"
+    assert lines[1] == "1,solved,81,10,10" and lines[-1] == "12,solved,92,120,120"
+
+
+def test_report_names_the_commands_and_the_plan(stores, tmp_path, capsys):
+    assert run("--stores", stores, "--out", tmp_path / "out") == 0
+    text = capsys.readouterr().out
+    assert "`yukon solve 1-12 --variant yukon --time-limit 10 --out yukon.db` (solver 0.1.0" in text
+    assert "1 more deals stored past the range" in text
+    assert "--foundation-return --time-limit 10 --jobs 2 --out yukon-return.db" in text
+    assert "--dask tcp://scheduler:8786" in text
+    assert "yukon solve 1-10 --variant yukon --time-limit 60 --retry-unknown --jobs 2 --out yukon.db" in text
+    assert "| yukon | 10 | 1 | 50.00% (9.45% – 90.55%) | 10.00% | 10 | 0 |" in text
+
+
+def test_deals_for_a_tenth_of_a_percent():
+    assert study.deals_for_half_width(0.5, 0.001) == 960_365
+    assert study.deals_for_half_width(0.9, 0.001) == 345_732
+
+
+def test_readme_block_is_replaced_between_the_markers(stores, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "# Title\n\n<!-- winnability:start -->\nold figures\n<!-- winnability:end -->\n\nTail\n"
+    )
+    assert run("--stores", stores, "--out", tmp_path / "out", "--readme", readme) == 0
+    text = readme.read_text()
+    assert text.startswith("# Title\n\n<!-- winnability:start -->\nGenerated by")
+    assert text.endswith("<!-- winnability:end -->\n\nTail\n")
+    assert "old figures" not in text and "| yukon | 10 |" in text
+
+
+def test_readme_without_markers_is_refused(stores, tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Title\n")
+    assert run("--stores", stores, "--out", tmp_path / "out", "--readme", readme) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: --readme {readme} needs one line <!-- winnability:start -->")
+    assert readme.read_text() == "# Title\n"
+
+
+def test_a_store_of_another_rule_set_is_refused(tmp_path, capsys):
+    directory = tmp_path / "stores"
+    make_store(directory / "russian.db", Rules("yukon"), {1: SOLVED})
+    assert run("--stores", directory, "--out", tmp_path / "out") == 2
+    assert (
+        capsys.readouterr().err
+        == f"error: results store {directory / 'russian.db'} holds yukon, not russian\n"
+    )
+
+
+def test_nothing_to_read_is_an_error(tmp_path, capsys):
+    assert run("--out", tmp_path / "empty") == 2
+    assert capsys.readouterr().err.startswith("error: no study tables found in")
+
+
+def test_player_figures_are_read_when_present(tmp_path):
+    (tmp_path / "player_calibration_yukon.json").write_text(
+        json.dumps({"variant": "yukon", "split": {"easy": 0.5, "normal": 0.25, "hard": 0.25}, "solvable": 8})
+    )
+    (tmp_path / "player_compare_yukon.json").write_text(
+        json.dumps(
+            {
+                "variant": "yukon",
+                "deals": 4,
+                "settings": {"samples": 2},
+                "sampling_win_rate": 0.5,
+                "greedy_win_rate": 0.25,
+            }
+        )
+    )
+    (tmp_path / "player_other.json").write_text("not json")
+    players = study.player_figures(tmp_path)
+    assert players["yukon"]["tiers"]["split"]["easy"] == 0.5
+    assert players["yukon"]["sampling"]["wins"] == 2 and players["yukon"]["sampling"]["deals"] == 4
+    assert players["yukon"]["greedy"]["wins"] == 2 and players["yukon"]["greedy"]["deals"] == 8
+
+
+def test_plots_are_drawn(stores, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    assert study.main(["--stores", str(stores), "--out", str(out), "--players", str(tmp_path / "none")]) == 0
+    drawn = sorted(path.name for path in out.glob("*.png"))
+    assert drawn == ["solution_lengths.png", "solve_times.png", "win_rates.png"]
+    assert all(path.read_bytes().startswith(b"\x89PNG") for path in out.glob("*.png"))
