@@ -541,19 +541,29 @@ def export_jsonl(store_path, out_file) -> int:
         try:
             with handle:
                 count = write_records(store, handle)
+            os.chmod(handle.name, 0o666 & ~current_umask())
             os.replace(handle.name, target)
-        except BaseException:
+        except BaseException as error:
             with suppress(OSError):
                 os.unlink(handle.name)
+            if isinstance(error, OSError):
+                raise YukonError(f"cannot write export file {target}: {error.strerror}") from None
             raise
         return count
     finally:
         store.close()
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_records(store: Store, stream) -> int:
     count = 0
     for record in store.records():
-        stream.write(json.dumps(record.to_json()) + "\n")
+        stream.write(json.dumps(record.to_json(), allow_nan=False) + "\n")
         count += 1
     return count
