@@ -25,7 +25,8 @@ from solver.reference import (
 from solver.rules import Rules
 
 TOKEN = re.compile(
-    r"^(?:([0-9]{1,4})>([0-9]{1,4}|F)|F>([0-9]{1,4})):([0-9A-Z]{2,3})(?:/([0-9]{1,4}))?$|^S$", re.IGNORECASE
+    r"^(?:([0-9]{1,4})>([0-9]{1,4}|F)|F>([0-9]{1,4})):([0-9A-Z]{2,3})(?:/([0-9]{1,4}))?$|^S$",
+    re.IGNORECASE | re.ASCII,
 )
 
 
