@@ -38,20 +38,16 @@ def verify(results, as_json):
 
     source = input_name(results)
     report = verify_records(results, source, ProgressLines(source))
-    if as_json:
-        click.echo(json.dumps(report))
-    else:
-        for problem in report["problems"]:
-            click.echo(problem, err=True)
-        click.echo(
-            f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
-            + (f", unreadable {report['unreadable']}" if report["unreadable"] else "")
-        )
+    counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
+    for problem in report["problems"] if not as_json or report["unreadable"] else ():
+        click.echo(problem, err=True)
     if report["unreadable"]:
+        plural = "s" if report["unreadable"] > 1 else ""
         raise YukonError(
-            f"{report['unreadable']} unreadable line{'s' if report['unreadable'] > 1 else ''}; "
-            f"the first: {report['first_unreadable']}"
+            f"{report['unreadable']} unreadable line{plural} (the first: {report['first_unreadable']}); "
+            f"the other records: {counts}"
         )
+    click.echo(json.dumps(report) if as_json else counts)
     sys.exit(1 if report["illegal"] else 0)
 
 
