@@ -1,8 +1,12 @@
 """The results store: one SQLite file (WAL) per batch run, made for one rule set and numbering.
 
 Table ``results`` holds one row per (variant, foundation_return, numbering, deal); every
-result is written in its own transaction with INSERT OR REPLACE on that key, so a run killed
-at any moment keeps every committed result and never leaves a partial or duplicate row.
+result is written in its own transaction, settled against the deal's stored row
+(``record.settle``: a decided verdict is never replaced by unknown, solved against
+unsolvable is a contradiction reported and never resolved, an unknown keeps the largest
+budget tried), so a run killed at any moment keeps every committed result and never leaves
+a partial or duplicate row. Table ``claims`` (added at open when missing; older releases
+ignore it) holds the deals runs are solving now, so concurrent runs share a range.
 Table ``meta`` names the rule set and numbering the store was made for; opening it for a
 different rule set is refused before anything is written.
 
@@ -94,14 +98,15 @@ CREATE TABLE IF NOT EXISTS claims (
     PRIMARY KEY (variant, foundation_return, numbering, deal)
 )
 """
-CLAIM_SECONDS = 30.0
+CLAIM_SECONDS = 10.0
 CLAIMED, DONE, BUSY = "claimed", "done", "busy"
 
 RULE_KEY = "variant = ? AND foundation_return = ? AND numbering = ?"
 
 
 class Store:
-    """An open results store. Use ``open_for_run`` to add results, ``open_existing`` to read."""
+    """An open results store. Use ``open_for_run`` to add results, ``open_existing`` to read
+    (a store this process may not write is read as an immutable file)."""
 
     def __init__(self, path: Path, connection: sqlite3.Connection, meta: dict):
         self.path = path

@@ -5,6 +5,8 @@ decided (and unknown ones unless asked to retry them), and hands the rest to loc
 processes (``pool``) or to a Dask cluster (``cluster``). Workers only solve; every record
 comes back to this process, which writes it to the store in its own transaction, so a run
 killed at any moment loses nothing committed and running the same command again resumes it.
+Each deal is claimed in the store before it is solved (``claims``), so runs sharing a store
+share the work.
 """
 
 import os
