@@ -384,7 +384,8 @@ class Store:
 
 
 class translated:
-    """Turn sqlite3 errors into a one-line YukonError naming the store."""
+    """Turn sqlite3 errors (and text that is not UTF-8) into a one-line YukonError naming
+    the store."""
 
     def __init__(self, path: Path, doing: str):
         self.path, self.doing = path, doing
@@ -395,6 +396,8 @@ class translated:
     def __exit__(self, kind, error, traceback):
         if kind is not None and issubclass(kind, sqlite3.Error):
             raise YukonError(f"{self.doing} results store {self.path}: {describe(error)}") from None
+        if kind is not None and issubclass(kind, UnicodeDecodeError):
+            raise YukonError(f"results store {self.path} is damaged: it holds text that is not UTF-8") from None
         return False
 
 

@@ -39,8 +39,9 @@ class YukonGroup(click.Group):
             status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
         except click.ClickException as error:
             status = fail(error.format_message(), error.exit_code)
-        except OSError as error:
-            status = fail(f"cannot write the output: {error.strerror or error_line(error)}")
+        except OSError as error:  # a file named in the error, or the output (a full disk)
+            where = f"cannot use {error.filename}" if error.filename else "cannot write the output"
+            status = fail(f"{where}: {error.strerror or error_line(error)}")
         except (click.Abort, KeyboardInterrupt):
             status = exit_status()
         sys.exit(status if isinstance(status, int) else 0)
