@@ -397,7 +397,9 @@ class translated:
         if kind is not None and issubclass(kind, sqlite3.Error):
             raise YukonError(f"{self.doing} results store {self.path}: {describe(error)}") from None
         if kind is not None and issubclass(kind, UnicodeDecodeError):
-            raise YukonError(f"results store {self.path} is damaged: it holds text that is not UTF-8") from None
+            raise YukonError(
+                f"results store {self.path} is damaged: it holds text that is not UTF-8"
+            ) from None
         return False
 
 
