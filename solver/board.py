@@ -21,7 +21,7 @@ from solver.cards import (
     parse_rank,
     parse_suit,
 )
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
@@ -199,13 +199,15 @@ def board_from_json(data, rules: Rules) -> Board:
         per_suit: dict[int, list[int]] = {}
         for suit_text, suit_heights in data.get("foundations", {}).items():
             for height in suit_heights:
-                if not isinstance(height, int) or not 0 <= height <= KING:
-                    raise YukonError(f"foundation height {height!r} of suit {suit_text} is not 0..13")
+                if type(height) is not int or not 0 <= height <= KING:
+                    raise YukonError(
+                        f"foundation height {clipped(repr(height))} of suit {suit_text} is not 0..13"
+                    )
             per_suit[parse_suit(suit_text, "in foundations")] = list(suit_heights)
         heights = slot_heights(per_suit, rules, "in foundations")
         stock = tuple(parse_card(text, "in stock") for text in data.get("stock", []))
-    except (KeyError, TypeError, AttributeError) as error:
-        raise YukonError(f"board JSON is malformed: {error!r}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise YukonError(f"board JSON is malformed: {clipped(repr(error))}") from None
     board = Board(tuple(columns), tuple(face_down_counts), tuple(heights), stock)
     check_board(board, rules)
     return board
@@ -218,6 +220,8 @@ def read_board(text: str, rules: Rules) -> Board:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise YukonError(f"board JSON is malformed: {error}") from None
+        except (ValueError, RecursionError):
+            raise YukonError("board JSON is malformed: a number too long or nesting too deep") from None
         return board_from_json(data, rules)
     return parse_board(text, rules)
 

@@ -10,7 +10,7 @@ import re
 
 from solver.board import Board, foundation_top
 from solver.cards import card_text, parse_card
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped
 from solver.reference import (
     FROM_FOUNDATION,
     STOCK_DEAL,
@@ -24,7 +24,10 @@ from solver.reference import (
 )
 from solver.rules import Rules
 
-TOKEN = re.compile(r"^(?:(\d+)>(\d+|F)|F>(\d+)):(\w{2,3})(?:/(\d+))?$|^S$", re.IGNORECASE)
+TOKEN = re.compile(
+    r"^(?:([0-9]{1,4})>([0-9]{1,4}|F)|F>([0-9]{1,4})):([0-9A-Z]{2,3})(?:/([0-9]{1,4}))?$|^S$",
+    re.IGNORECASE | re.ASCII,
+)
 
 
 def move_token(board: Board, move: Move) -> str:
@@ -53,7 +56,9 @@ def parse_token(token: str, board: Board) -> Move:
     rules is left to ``reference.check_move``."""
     match = TOKEN.match(token)
     if not match:
-        raise YukonError(f"unreadable move {token!r} (expected like 3>7:TS, 3>F:AH, F>2:QC or S)")
+        raise YukonError(
+            f"unreadable move {clipped(repr(token))} (expected like 3>7:TS, 3>F:AH, F>2:QC or S)"
+        )
     if token.upper() == "S":
         return Move(STOCK_DEAL, -1, -1, -1, min(len(board.stock), len(board.columns)))
     source_text, target_text, return_target, card_text_, size_text = match.groups()

@@ -9,10 +9,21 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped
 from solver.numbering import MAX_DEAL, NUMBERINGS
 
-PART = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+PART = re.compile(r"^([0-9]+)(?:\s*-\s*([0-9]+))?$", re.ASCII)
+# More digits than any deal number has: such a number is refused before it is converted.
+MAX_DIGITS = 30
+
+
+def whole_number(text: str, what: str) -> int:
+    """``text`` (ASCII digits only) as an integer; YukonError naming ``what`` otherwise."""
+    if not text.isascii() or not text.isdigit():
+        raise YukonError(f"{what} {clipped(repr(text))} is not a whole number")
+    if len(text) > MAX_DIGITS:
+        raise YukonError(f"{what} {clipped(text)} has {len(text)} digits: no deal number is that large")
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -62,11 +73,11 @@ def parse_range(text: str, numbering: str = "pysol") -> DealRange:
         match = PART.match(part)
         if not match:
             raise YukonError(
-                f"deal range part {part!r} is not a number or FIRST-LAST "
+                f"deal range part {clipped(repr(part))} is not a number or FIRST-LAST "
                 "(expected like 12, 1-1000 or 1,5,9-20)"
             )
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
+        first = whole_number(match.group(1), f"deal range part {clipped(repr(part))}:")
+        last = whole_number(match.group(2) or match.group(1), f"deal range part {clipped(repr(part))}:")
         for number in (first, last):
             if number < 1:
                 raise YukonError(f"deal range part {part!r}: deal numbers start at 1")

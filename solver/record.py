@@ -12,7 +12,8 @@ beyond SQLite's integers (2**63 - 1; PySolFC numbers deals up to 10**20) is stor
 stored deal is numeric order either way.
 """
 
-from dataclasses import asdict, dataclass, field, fields
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 import solver
@@ -132,6 +133,7 @@ class Record:
     def from_row(cls, values) -> "Record":
         data = dict(zip(FIELD_NAMES, values, strict=True))
         data["deal"] = decode_deal(data["deal"])
+        data["time_limit"] = finite_or_none(data["time_limit"])
         for name in BOOLEAN_FIELDS:
             data[name] = bool(data[name])
         return cls(**data)
@@ -145,7 +147,7 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
         "numbering": numbering,
         "deal": deal,
         "board": board_text,
-        "time_limit": limits.time_limit,
+        "time_limit": finite_or_none(limits.time_limit),
         "max_nodes": limits.max_nodes,
         "solver_version": solver.__version__,
         "finished_at": now_text(),
@@ -156,6 +158,53 @@ FIELDS = fields(Record)
 FIELD_NAMES = tuple(item.name for item in FIELDS)
 REPLAY_FIELDS = tuple(item.name for item in FIELDS if item.metadata.get("replayed"))
 BOOLEAN_FIELDS = tuple(item.name for item in FIELDS if item.type is bool)
+
+
+def finite_or_none(seconds: float | None) -> float | None:
+    """A time limit as recorded: an infinite one is no limit (None), which JSON can hold."""
+    return seconds if seconds is not None and math.isfinite(seconds) else None
+
+
+def budget_at_least(record: Record, other: Record) -> bool:
+    """Whether ``record`` was given at least ``other``'s node and time budgets (None: none)."""
+    return all(
+        mine is None or (theirs is not None and mine >= theirs)
+        for mine, theirs in ((record.max_nodes, other.max_nodes), (record.time_limit, other.time_limit))
+    )
+
+
+def larger_budget(first, second):
+    """The larger of two limits, None (no limit) being the largest."""
+    return None if first is None or second is None else max(first, second)
+
+
+class Contradiction(Exception):
+    """Two decisions on one deal disagree: one says solved, the other unsolvable."""
+
+
+def settle(stored: Record | None, new: Record) -> Record:
+    """The record a store keeps when ``new`` arrives for the deal of ``stored``.
+
+    A decided verdict is replaced only by a decision; solved against unsolvable raises
+    Contradiction (never resolved silently). Between two unknowns, the one given the larger
+    budget is kept, its limits raised to the largest tried, so the row records them."""
+    if stored is None or stored.status == UNKNOWN and new.status in DECIDED:
+        return new
+    if stored.status in DECIDED:
+        if new.status == UNKNOWN:
+            return stored
+        if new.status != stored.status:
+            raise Contradiction(
+                f"deal {new.deal}: stored {stored.status} (solver {stored.solver_version}), "
+                f"now {new.status} (solver {new.solver_version})"
+            )
+        return new
+    kept = stored if budget_at_least(stored, new) and not budget_at_least(new, stored) else new
+    return replace(
+        kept,
+        max_nodes=larger_budget(stored.max_nodes, new.max_nodes),
+        time_limit=larger_budget(stored.time_limit, new.time_limit),
+    )
 
 
 def now_text() -> str:

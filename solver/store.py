@@ -1,8 +1,12 @@
 """The results store: one SQLite file (WAL) per batch run, made for one rule set and numbering.
 
 Table ``results`` holds one row per (variant, foundation_return, numbering, deal); every
-result is written in its own transaction with INSERT OR REPLACE on that key, so a run killed
-at any moment keeps every committed result and never leaves a partial or duplicate row.
+result is written in its own transaction, settled against the deal's stored row
+(``record.settle``: a decided verdict is never replaced by unknown, solved against
+unsolvable is a contradiction reported and never resolved, an unknown keeps the largest
+budget tried), so a run killed at any moment keeps every committed result and never leaves
+a partial or duplicate row. Table ``claims`` (added at open when missing; older releases
+ignore it) holds the deals runs are solving now, so concurrent runs share a range.
 Table ``meta`` names the rule set and numbering the store was made for; opening it for a
 different rule set is refused before anything is written.
 
@@ -17,6 +21,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+import time
 import typing
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
@@ -25,7 +30,19 @@ from urllib.parse import quote
 
 import solver
 from solver.errors import YukonError, error_line, first_line
-from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, decode_deal, encode_deal, now_text
+from solver.record import (
+    FIELD_NAMES,
+    FIELDS,
+    LARGEST_INTEGER,
+    STATUSES,
+    Contradiction,
+    Record,
+    decode_deal,
+    encode_deal,
+    finite_or_none,
+    now_text,
+    settle,
+)
 from solver.result import SOLVED, UNKNOWN
 from solver.rules import Rules
 
@@ -37,6 +54,9 @@ RANGE_BLOCK = 10_000
 
 COLUMNS = FIELD_NAMES
 SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
+# What SQLite's typeof() may say of a value of each column type; a large deal as text.
+ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
+DEAL_TEXT = "[0-9]" * 21
 
 
 def column_definition(item) -> str:
@@ -65,11 +85,28 @@ CREATE TABLE results (
 CREATE INDEX results_by_status ON results (variant, foundation_return, numbering, status, deal);
 """
 
+# Claims: a run claims each deal before solving it, so that concurrent runs on one store
+# share the work; a claim lasts this long unless renewed, so a killed run's claims soon lapse.
+CLAIMS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS claims (
+    variant TEXT NOT NULL,
+    foundation_return INTEGER NOT NULL,
+    numbering TEXT NOT NULL,
+    deal NOT NULL,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL,
+    PRIMARY KEY (variant, foundation_return, numbering, deal)
+)
+"""
+CLAIM_SECONDS = 10.0
+CLAIMED, DONE, BUSY = "claimed", "done", "busy"
+
 RULE_KEY = "variant = ? AND foundation_return = ? AND numbering = ?"
 
 
 class Store:
-    """An open results store. Use ``open_for_run`` to add results, ``open_existing`` to read."""
+    """An open results store. Use ``open_for_run`` to add results, ``open_existing`` to read
+    (a store this process may not write is read as an immutable file)."""
 
     def __init__(self, path: Path, connection: sqlite3.Connection, meta: dict):
         self.path = path
@@ -98,12 +135,15 @@ class Store:
                 f"cannot create the directory of results store {path}: {error.strerror}"
             ) from None
         fresh = not path.exists() or path.stat().st_size == 0
-        connection = connect(path, create=True)
+        if not writable(path):
+            raise YukonError(f"cannot write to results store {path}: permission denied (read-only)")
+        connection = connect(path, "rwc")
         try:
             meta = None if fresh else read_meta(connection, path, allow_empty=True)
             if meta is not None:
                 check_meta_matches(meta, rules, numbering, path)
                 quick_check(connection, path)
+                check_values(connection, path)
             with translated(path, "cannot write to"):
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("PRAGMA synchronous = NORMAL")
@@ -115,6 +155,7 @@ class Store:
                         meta = initialise(connection, rules, numbering)
                     else:
                         check_meta_matches(meta, rules, numbering, path)
+                connection.execute(CLAIMS_SCHEMA)
                 connection.execute("COMMIT")
         except BaseException:
             with suppress(sqlite3.Error):
@@ -125,14 +166,16 @@ class Store:
 
     @classmethod
     def open_existing(cls, path) -> "Store":
-        """Open a store that must already exist, for reading (export, stats)."""
+        """Open a store that must already exist, read-only (export, stats): a store the user
+        may not write (an archived one) is read as an immutable file."""
         path = Path(path)
         if not path.is_file():
             raise YukonError(f"no results store at {path}")
-        connection = connect(path, create=False)
+        connection = connect(path, "rw" if writable(path) else "ro&immutable=1")
         try:
             meta = read_meta(connection, path, allow_empty=False)
             quick_check(connection, path)
+            check_values(connection, path)
         except BaseException:
             connection.close()
             raise
@@ -150,31 +193,110 @@ class Store:
 
     # ---- writing -------------------------------------------------------------------------
 
-    def write(self, record: Record) -> None:
-        """Store one record in its own transaction (replacing an earlier one of the deal)."""
-        self.write_many([record])
+    def write(self, record: Record) -> str | None:
+        """Store one record in its own transaction (see ``write_many``)."""
+        contradictions = self.write_many([record])
+        return contradictions[0] if contradictions else None
 
-    def write_many(self, records: Iterable[Record]) -> None:
-        values = [self.row_values(record) for record in records]
-        if not values:
-            return
+    def write_many(self, records: Iterable[Record]) -> list[str]:
+        """Store records in one transaction, each settled against the deal's stored row
+        (``record.settle``: a decided verdict is never replaced by unknown, an unknown keeps
+        the largest budget), releasing any claim on the deal. Returns one message per
+        contradiction (solved against unsolvable), whose stored row is kept unchanged."""
+        records = [self.checked(record) for record in records]
+        contradictions = []
         placeholders = ", ".join("?" * len(COLUMNS))
         with translated(self.path, "cannot write to"):
             self.connection.execute("BEGIN IMMEDIATE")
             try:
-                self.connection.executemany(
-                    f"INSERT OR REPLACE INTO results ({', '.join(COLUMNS)}) VALUES ({placeholders})", values
-                )
+                for record in records:
+                    try:
+                        kept = settle(self.stored(record.deal), record)
+                    except Contradiction as error:
+                        contradictions.append(str(error))
+                        kept = None
+                    if kept is not None:
+                        self.connection.execute(
+                            f"INSERT OR REPLACE INTO results ({', '.join(COLUMNS)}) VALUES ({placeholders})",
+                            kept.to_row(),
+                        )
+                    self.connection.execute(
+                        f"DELETE FROM claims WHERE {RULE_KEY} AND deal = ?",
+                        (*self.key, encode_deal(record.deal)),
+                    )
                 self.connection.execute("COMMIT")
             except BaseException:
                 with suppress(sqlite3.Error):
                     self.connection.execute("ROLLBACK")
                 raise
+        return contradictions
 
-    def row_values(self, record: Record) -> tuple:
+    def stored(self, deal: int) -> Record | None:
+        """The stored record of ``deal`` under this store's rule set, if any."""
+        row = self.connection.execute(
+            f"SELECT {', '.join(COLUMNS)} FROM results WHERE {RULE_KEY} AND deal = ?",
+            (*self.key, encode_deal(deal)),
+        ).fetchone()
+        return None if row is None else Record.from_row(row)
+
+    def checked(self, record: Record) -> Record:
+        """``record``, when it is of this store's rule set and every value fits a column."""
         if (record.variant, int(record.foundation_return), record.numbering) != self.key:
             raise ValueError(f"record of deal {record.deal} is not of this store's rule set")
-        return record.to_row()
+        for name, value in zip(COLUMNS, record.to_row(), strict=True):
+            if isinstance(value, int) and not -LARGEST_INTEGER - 1 <= value <= LARGEST_INTEGER:
+                raise YukonError(
+                    f"{name} {value} of deal {record.deal} is too large for results store {self.path}"
+                )
+        return record
+
+    # ---- claims ---------------------------------------------------------------------------
+
+    def claim(self, deal: int, owner: str, skip_statuses) -> str:
+        """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
+        when its stored status is in ``skip_statuses``; ``BUSY`` while another run's claim
+        on it has not expired."""
+        key = (*self.key, encode_deal(deal))
+        now = time.time()
+        with translated(self.path, "cannot write to"):
+            self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                row = self.connection.execute(
+                    f"SELECT status FROM results WHERE {RULE_KEY} AND deal = ?", key
+                ).fetchone()
+                holder = self.connection.execute(
+                    f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ?", (*key, now)
+                ).fetchone()
+                if row is not None and row[0] in skip_statuses:
+                    outcome = DONE
+                elif holder is not None and holder[0] != owner:
+                    outcome = BUSY
+                else:
+                    self.connection.execute(
+                        "INSERT OR REPLACE INTO claims "
+                        "(variant, foundation_return, numbering, deal, owner, expires) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (*key, owner, now + CLAIM_SECONDS),
+                    )
+                    outcome = CLAIMED
+                self.connection.execute("COMMIT")
+            except BaseException:
+                with suppress(sqlite3.Error):
+                    self.connection.execute("ROLLBACK")
+                raise
+        return outcome
+
+    def renew_claims(self, owner: str) -> None:
+        """Extend every claim of run ``owner`` by CLAIM_SECONDS from now."""
+        with translated(self.path, "cannot write to"):
+            self.connection.execute(
+                "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + CLAIM_SECONDS, owner)
+            )
+
+    def release_claims(self, owner: str) -> None:
+        """Drop every claim of run ``owner`` (a run that ends, or stops)."""
+        with translated(self.path, "cannot write to"):
+            self.connection.execute("DELETE FROM claims WHERE owner = ?", (owner,))
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -242,7 +364,10 @@ class Store:
             ),
             "nodes": self.fetch("SELECT COALESCE(SUM(nodes), 0) FROM results")[0][0],
             "deal_span": tuple(map(decode_deal, self.fetch("SELECT MIN(deal), MAX(deal) FROM results")[0])),
-            "time_limits": self.column("SELECT DISTINCT time_limit FROM results ORDER BY 1"),
+            "time_limits": sorted(
+                {finite_or_none(limit) for limit in self.column("SELECT DISTINCT time_limit FROM results")},
+                key=lambda limit: (limit is not None, limit or 0),
+            ),
             "max_nodes": self.column("SELECT DISTINCT max_nodes FROM results ORDER BY 1"),
             "solver_versions": self.column("SELECT DISTINCT solver_version FROM results ORDER BY 1"),
         }
@@ -259,7 +384,8 @@ class Store:
 
 
 class translated:
-    """Turn sqlite3 errors into a one-line YukonError naming the store."""
+    """Turn sqlite3 errors (and text that is not UTF-8) into a one-line YukonError naming
+    the store."""
 
     def __init__(self, path: Path, doing: str):
         self.path, self.doing = path, doing
@@ -270,6 +396,10 @@ class translated:
     def __exit__(self, kind, error, traceback):
         if kind is not None and issubclass(kind, sqlite3.Error):
             raise YukonError(f"{self.doing} results store {self.path}: {describe(error)}") from None
+        if kind is not None and issubclass(kind, UnicodeDecodeError):
+            raise YukonError(
+                f"results store {self.path} is damaged: it holds text that is not UTF-8"
+            ) from None
         return False
 
 
@@ -280,8 +410,14 @@ def describe(error: sqlite3.Error) -> str:
     return text
 
 
-def connect(path: Path, create: bool) -> sqlite3.Connection:
-    mode = "rwc" if create else "rw"
+def writable(path: Path) -> bool:
+    """Whether this process may write the store (and, for its journal, its directory)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    return os.access(directory, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
+def connect(path: Path, mode: str) -> sqlite3.Connection:
+    """A connection in URI ``mode`` (``rwc``, ``ro``, ``ro&immutable=1``)."""
     try:
         connection = sqlite3.connect(
             f"file:{path_uri(path)}?mode={mode}",
@@ -348,6 +484,29 @@ def quick_check(connection: sqlite3.Connection, path: Path) -> None:
         raise YukonError(f"results store {path} is corrupt: {first_line(verdict)}")
 
 
+def check_values(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a hand-edited store whose values do not fit their columns (a text deal
+    number, a blob solution), naming the first such row and column."""
+    for item in FIELDS:
+        definition = column_definition(item)
+        if item.name == "deal":
+            condition = (
+                f"NOT (typeof(deal) = 'integer' OR (typeof(deal) = 'text' AND deal GLOB '{DEAL_TEXT}'))"
+            )
+        else:
+            kinds = ALLOWED_TYPES[definition.split()[1]] + (() if "NOT NULL" in definition else ("null",))
+            condition = f"typeof({item.name}) NOT IN ({', '.join(repr(kind) for kind in kinds)})"
+        with translated(path, "cannot read"):
+            row = connection.execute(
+                f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {condition} LIMIT 1"
+            ).fetchone()
+        if row is not None:
+            raise YukonError(
+                f"results store {path} is damaged: the row of deal {row[0][:40]} holds "
+                f"a {row[1]} value in column {item.name}"
+            )
+
+
 def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
     for statement in SCHEMA.split(";"):
         if statement.strip():
@@ -392,19 +551,29 @@ def export_jsonl(store_path, out_file) -> int:
         try:
             with handle:
                 count = write_records(store, handle)
+            os.chmod(handle.name, 0o666 & ~current_umask())
             os.replace(handle.name, target)
-        except BaseException:
+        except BaseException as error:
             with suppress(OSError):
                 os.unlink(handle.name)
+            if isinstance(error, OSError):
+                raise YukonError(f"cannot write export file {target}: {error.strerror}") from None
             raise
         return count
     finally:
         store.close()
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_records(store: Store, stream) -> int:
     count = 0
     for record in store.records():
-        stream.write(json.dumps(record.to_json()) + "\n")
+        stream.write(json.dumps(record.to_json(), allow_nan=False) + "\n")
         count += 1
     return count

@@ -1,40 +1,76 @@
-"""Replaying a results file (JSON lines): the check behind ``yukon verify``."""
+"""Replaying a results file (JSON lines): the check behind ``yukon verify``.
+
+Every line is read and checked, so one unreadable line does not hide the illegal records
+around it. A record is *good* when it claims solved and its line wins from its board (the
+deal its number names); *illegal* when a solved line does not win, when a field has the
+wrong type or value (a status ``"SOLVED"``, a list), or when a record claiming unsolvable
+carries a line that wins (a contradiction); otherwise *unverifiable* (unsolvable and
+unknown verdicts cannot be checked by replay). A line that is not UTF-8 JSON holding a
+record object is *unreadable*: bad input, counted, the first one named.
+"""
 
 import json
 
 from solver.board import parse_board
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped, decoded_text
 from solver.notation import final_position
-from solver.numbering import deal_board
-from solver.record import REPLAY_FIELDS
+from solver.numbering import NUMBERINGS, deal_board
+from solver.record import REPLAY_FIELDS, STATUSES
 from solver.reference import IllegalMove, is_won
-from solver.result import SOLVED
-from solver.rules import Rules
+from solver.result import SOLVED, UNSOLVABLE
+from solver.rules import VARIANTS, Rules
+
+# The type each replayed field must have (``deal`` may also be null: a board given by hand).
+FIELD_TYPES = {
+    "variant": str,
+    "foundation_return": bool,
+    "numbering": str,
+    "deal": int,
+    "board": str,
+    "status": str,
+    "solution": str,
+}
+ALLOWED_VALUES = {"variant": VARIANTS, "numbering": NUMBERINGS, "status": STATUSES}
 
 
-def verify_records(lines, source: str) -> dict:
-    """Counts of good, illegal and unverifiable records, and one line per illegal one.
-
-    A line that is not a JSON record with the required fields is bad input (YukonError)."""
-    report = {"good": 0, "illegal": 0, "unverifiable": 0, "problems": []}
+def verify_records(lines, source: str, progress=None) -> dict:
+    """Counts of good, illegal, unverifiable and unreadable records, one line per illegal
+    record (``problems``) and the first unreadable line's message (``first_unreadable``).
+    ``lines`` are bytes or text; ``progress(lines_read)`` is called after every line."""
+    report = {"good": 0, "illegal": 0, "unverifiable": 0, "unreadable": 0, "problems": []}
+    report["first_unreadable"] = None
     for line_number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = read_record(line, f"{source} line {line_number}")
-        problem = check_record(record)
-        if problem is None:
-            report["good" if record["status"] == SOLVED else "unverifiable"] += 1
-        else:
-            report["illegal"] += 1
-            report["problems"].append(f"{source} line {line_number} (deal {record['deal']}): {problem}")
+        where = f"{source} line {line_number}"
+        try:
+            record = read_record(decoded_text(line, where) if isinstance(line, bytes) else line, where)
+        except YukonError as error:
+            report["unreadable"] += 1
+            report["first_unreadable"] = report["first_unreadable"] or str(error)
+            record = None
+        if record is not None:
+            problem = check_record(record)
+            if problem is None:
+                report["good" if record["status"] == SOLVED else "unverifiable"] += 1
+            else:
+                report["illegal"] += 1
+                report["problems"].append(f"{where} (deal {clipped(repr(record['deal']), 40)}): {problem}")
+        if progress is not None:
+            progress(line_number)
     return report
 
 
-def read_record(line: str, where: str) -> dict:
+def read_record(line: str, where: str) -> dict | None:
+    """The record object of a line (None for a blank line); YukonError when unreadable."""
+    if not line.strip():
+        return None
     try:
         record = json.loads(line)
     except json.JSONDecodeError as error:
         raise YukonError(f"{where}: not JSON ({error.msg})") from None
+    except (ValueError, RecursionError) as error:
+        raise YukonError(
+            f"{where}: not JSON ({type(error).__name__}: too large or too deeply nested)"
+        ) from None
     if not isinstance(record, dict):
         raise YukonError(f"{where}: not a JSON object")
     missing = [field for field in REPLAY_FIELDS if field not in record]
@@ -43,20 +79,37 @@ def read_record(line: str, where: str) -> dict:
     return record
 
 
+def field_problem(record: dict) -> str | None:
+    """What is wrong with the type or value of a replayed field, or None."""
+    for name, kind in FIELD_TYPES.items():
+        value = record[name]
+        if value is None and name == "deal":
+            continue
+        if type(value) is not kind:
+            return f"field {name} is {clipped(json.dumps(value), 60)}, not a {kind.__name__}"
+        if name in ALLOWED_VALUES and value not in ALLOWED_VALUES[name]:
+            return f"field {name} is {clipped(repr(value), 60)}, not one of {', '.join(ALLOWED_VALUES[name])}"
+    return None
+
+
 def check_record(record: dict) -> str | None:
-    """Why a solved record is illegal, or None. Records not claiming solved pass."""
-    if record["status"] != SOLVED:
+    """Why a record is illegal, or None: a wrong field, a solved line that does not win, an
+    unsolvable record whose line wins."""
+    problem = field_problem(record)
+    if problem is not None or record["status"] not in (SOLVED, UNSOLVABLE):
+        return problem
+    if record["status"] == UNSOLVABLE and not record["solution"].strip():
         return None
-    if not isinstance(record["board"], str):
-        return "board is not board text"
     try:
-        rules = Rules(record["variant"], bool(record["foundation_return"]))
+        rules = Rules(record["variant"], record["foundation_return"])
         board = parse_board(record["board"], rules)
         if record["deal"] is not None and board != deal_board(
             rules.variant, record["deal"], record["numbering"]
         ):
             return f"board is not {record['numbering']} deal {record['deal']}"
-        final = final_position(board, str(record["solution"]).split(), rules)
+        final = final_position(board, record["solution"].split(), rules)
     except (IllegalMove, YukonError) as error:
-        return str(error)
+        return str(error) if record["status"] == SOLVED else None
+    if record["status"] == UNSOLVABLE:
+        return "claims unsolvable, but its line wins" if is_won(final) else None
     return None if is_won(final) else "the line is legal but does not win"

@@ -10,7 +10,7 @@ def test_dask_local_cluster_agrees(yukon_store, tmp_path):
     pytest.importorskip("distributed")
     path = tmp_path / "dask.db"
     report = run_batch(
-        YUKON_DEALS, YUKON, "pysol", path, NODES, jobs=2, dask="local", chunk_size=5, progress=False
+        YUKON_DEALS, YUKON, "pysol", path, NODES, jobs=2, dask="local", chunk_size=1, progress=False
     )
     assert report.done == 7
     assert comparable(path) == comparable(yukon_store)

@@ -80,7 +80,7 @@ def test_deal_numbers_beyond_sqlite_integers_keep_their_order(tmp_path):
     deals = [10**20, 2**63, 2**63 - 1, 5, 10**19 + 7]
     with Store.open_for_run(path, YUKON, "pysol") as store:
         for deal in deals:
-            store.write(fake_record(deal, "unsolvable"))
+            store.write(fake_record(deal, "unknown" if deal == 5 else "unsolvable"))
         store.write(fake_record(5, "solved", solution="1>F:AS"))
         assert store.statuses_in(2**63 - 1, 10**20) == {
             2**63 - 1: "unsolvable",

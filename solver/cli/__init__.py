@@ -5,25 +5,55 @@ Each family of commands is a module of this package listing its click commands i
 """
 
 import importlib
+import os
+import sys
+from contextlib import suppress
 
 import click
 
 from solver import __version__
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped, error_line, first_line
+from solver.interrupts import exit_status
 
 COMMAND_MODULES = ("deals", "solving", "results")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 class YukonGroup(click.Group):
-    """Turns a YukonError anywhere below into one line on stderr and exit status 2."""
+    """Runs a command so that what a user can cause never shows a traceback: bad input (a
+    YukonError, a click usage error) is one ``error:`` line and exit status 2, output that
+    cannot be written (a full disk) likewise, and Ctrl-C exit status 130."""
 
-    def invoke(self, ctx):
+    def main(self, *args, **kwargs):
         try:
-            return super().invoke(ctx)
-        except YukonError as error:
-            click.echo(f"error: {error}", err=True)
-            ctx.exit(2)
+            try:
+                status = super().main(*args, standalone_mode=False, **kwargs)
+            finally:
+                sys.stdout.flush()  # a full disk shows here, not at exit
+        except SystemExit as leaving:
+            status = leaving.code
+        except click.exceptions.NoArgsIsHelpError as error:  # bare ``yukon``: the help
+            click.echo(error.format_message(), err=True)
+            status = 2
+        except (YukonError, click.UsageError) as error:
+            status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
+        except click.ClickException as error:
+            status = fail(error.format_message(), error.exit_code)
+        except OSError as error:  # a file named in the error, or the output (a full disk)
+            where = f"cannot use {error.filename}" if error.filename else "cannot write the output"
+            status = fail(f"{where}: {error.strerror or error_line(error)}")
+        except (click.Abort, KeyboardInterrupt):
+            status = exit_status()
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def fail(message: str, status: int = 2) -> int:
+    """Print one ``error:`` line (cut when huge) and return the exit status; output that
+    can no longer be written is dropped so that leaving does not fail again."""
+    with suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    click.echo(f"error: {clipped(first_line(message))}", err=True)
+    return status
 
 
 @click.group(cls=YukonGroup, context_settings=CONTEXT)

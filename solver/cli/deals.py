@@ -7,13 +7,14 @@ import click
 
 from solver.cli.options import (
     board_option,
+    input_name,
     numbering_option,
     opening,
     parse_deal_number,
     return_option,
     variant_option,
 )
-from solver.errors import YukonError
+from solver.errors import YukonError, decoded_text
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
@@ -57,14 +58,16 @@ def replay(words, board_file, variant, numbering, foundation_return, show):
     breaks are named).
     """
     rules = Rules(variant, foundation_return)
-    if board_file is not None and words[0].isdigit():
+    if board_file is not None and words[0].strip().isdigit():
         raise YukonError("give a deal number or --board FILE, not both")
+    if board_file is not None and input_name(board_file) == "standard input" and list(words) == ["-"]:
+        raise YukonError("--board - and the line - cannot both be read from standard input")
     deal_text = None if board_file is not None else words[0]
     line_words = words if board_file is not None else words[1:]
     board, _ = opening(deal_text, board_file, rules, numbering)
     tokens = " ".join(line_words).split()
     if tokens == ["-"]:
-        tokens = sys.stdin.read().split()
+        tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
     final = board
     try:
         for number, (token, _move, final) in enumerate(replay_tokens(board, tokens, rules), start=1):

@@ -3,8 +3,9 @@
 import click
 
 from solver.board import Board, read_board
-from solver.errors import YukonError
+from solver.errors import YukonError, decoded_text
 from solver.numbering import NUMBERINGS, deal_board
+from solver.ranges import whole_number
 from solver.rules import VARIANTS, Rules
 
 
@@ -40,15 +41,14 @@ def board_option(function):
     return click.option(
         "--board",
         "board_file",
-        type=click.File("r"),
+        type=click.File("rb"),
         help="Read the position from a file (text or JSON form; - for stdin) instead of a deal number.",
     )(function)
 
 
 def parse_deal_number(text: str) -> int:
-    if not text.isdigit():
-        raise YukonError(f"deal number {text!r} is not a whole number")
-    return int(text)
+    """A deal number given on the command line (spaces around it allowed)."""
+    return whole_number(text.strip(), "deal number")
 
 
 def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple[Board, int | None]:
@@ -56,8 +56,14 @@ def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple
     if board_file is not None:
         if deal is not None:
             raise YukonError("give a deal number or --board FILE, not both")
-        return read_board(board_file.read(), rules), None
+        return read_board(decoded_text(board_file.read(), input_name(board_file)), rules), None
     if deal is None:
         raise YukonError("give a deal number or --board FILE")
     number = parse_deal_number(deal)
     return deal_board(rules.variant, number, numbering), number
+
+
+def input_name(stream) -> str:
+    """How an error names an input file: its path, or ``standard input``."""
+    name = getattr(stream, "name", "-")
+    return "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else f"file {name}"

@@ -3,41 +3,65 @@
 
 import json
 import sys
+import time
 
 import click
 
-from solver.cli.options import json_option
+from solver.cli.options import input_name, json_option
+from solver.errors import YukonError
+
+# How often ``verify`` says how far it got.
+PROGRESS_SECONDS = 5.0
 
 
 def print_summary(summary: dict, as_json: bool) -> None:
     """A store's summary as JSON or as text."""
     from solver.runs.summary import format_summary
 
-    click.echo(json.dumps(summary) if as_json else format_summary(summary))
+    click.echo(json.dumps(summary, allow_nan=False) if as_json else format_summary(summary))
 
 
 @click.command()
-@click.argument("results", type=click.File("r"))
+@click.argument("results", type=click.File("rb"))
 @json_option
 def verify(results, as_json):
     """Replay every record of a results file (JSON lines) on the reference engine.
 
     A solved record is good when its line wins from its board (and that board is the deal
-    its number names); illegal when it does not. Unsolvable and unknown records cannot be
-    checked by replay: they count as unverifiable. Exit 0 only if no record is illegal.
+    its number names); illegal when it does not, when a field is wrong (a status "SOLVED"),
+    or when an unsolvable record carries a line that wins. Unsolvable and unknown records
+    cannot be checked by replay: they count as unverifiable. Every line is checked; lines
+    that are not JSON records are reported at the end (exit 2). Exit 0 only if no record
+    is illegal.
     """
     from solver.verify import verify_records
 
-    report = verify_records(results, getattr(results, "name", "input"))
-    if as_json:
-        click.echo(json.dumps(report))
-    else:
-        for problem in report["problems"]:
-            click.echo(problem, err=True)
-        click.echo(
-            f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
+    source = input_name(results)
+    report = verify_records(results, source, ProgressLines(source))
+    counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
+    for problem in report["problems"] if not as_json or report["unreadable"] else ():
+        click.echo(problem, err=True)
+    if report["unreadable"]:
+        plural = "s" if report["unreadable"] > 1 else ""
+        raise YukonError(
+            f"{report['unreadable']} unreadable line{plural} (the first: {report['first_unreadable']}); "
+            f"the other records: {counts}"
         )
+    click.echo(json.dumps(report) if as_json else counts)
     sys.exit(1 if report["illegal"] else 0)
+
+
+class ProgressLines:
+    """Called with the lines read so far: a line on stderr every PROGRESS_SECONDS."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.next_line_at = time.monotonic() + PROGRESS_SECONDS
+
+    def __call__(self, lines_read: int) -> None:
+        if time.monotonic() >= self.next_line_at:
+            click.echo(f"verify: {lines_read:,} lines of {self.source} read", err=True)
+            self.next_line_at = time.monotonic() + PROGRESS_SECONDS
 
 
 @click.command()

@@ -17,23 +17,25 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.errors import YukonError
 from solver.interrupts import exit_status
-from solver.record import Record
+from solver.record import LARGEST_INTEGER, Record, finite_or_none
 from solver.result import EXIT_CODES, Limits
 from solver.rules import Rules
 
 MIN_MEMORY, MAX_MEMORY = 1 << 20, 1 << 40
+# Exit status of a range run that met a verdict contradicting the stored one.
+CONTRADICTION_STATUS = 4
 
 
 def parse_memory(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB`` or a number of bytes."""
-    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
     cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = cleaned[-1:] if cleaned[-1:] in units else ""
     try:
         value = float(cleaned[: len(cleaned) - len(unit)])
-    except ValueError:
+        size = value * units[unit]
+    except (ValueError, OverflowError):
         raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
-    size = value * units[unit]
     if not MIN_MEMORY <= size <= MAX_MEMORY:
         raise YukonError(f"memory size {text!r} must be between 1M and 1T")
     return int(size)
@@ -49,7 +51,12 @@ def parse_memory(text: str) -> int:
 @click.option(
     "--time-limit", type=float, default=60.0, show_default=True, help="Seconds per deal before giving up."
 )
-@click.option("--max-nodes", type=int, default=None, help="Positions to expand before giving up.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(1, LARGEST_INTEGER),
+    default=None,
+    help="Positions to expand before giving up.",
+)
 @click.option(
     "--memory", default="1G", show_default=True, help="Transposition table size (per worker), e.g. 512M, 2G."
 )
@@ -60,7 +67,10 @@ def parse_memory(text: str) -> int:
     "--dask", "dask_address", metavar="ADDRESS", help="tcp://scheduler:8786, or 'local' for a LocalCluster."
 )
 @click.option(
-    "--chunk-size", type=click.IntRange(min=1), default=20, show_default=True, help="Deals per Dask task."
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Deals in flight per Dask worker thread (each deal is its own task) [2].",
 )
 @json_option
 def solve(
@@ -81,9 +91,7 @@ def solve(
     rules = Rules(variant, foundation_return)
     if not time_limit > 0:
         raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
-    if max_nodes is not None and max_nodes <= 0:
-        raise YukonError(f"--max-nodes {max_nodes} must be positive")
-    limits = Limits(max_nodes, time_limit, parse_memory(memory), minimal)
+    limits = Limits(max_nodes, finite_or_none(time_limit), parse_memory(memory), minimal)
     as_json = batch.pop("as_json")
     if batch["out"] is not None:
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
@@ -128,7 +136,7 @@ def solve_range(
             retry_unknown=retry_unknown,
             dask=dask_address,
             progress=True,
-            chunk_size=chunk_size,
+            **({"chunk_size": chunk_size} if chunk_size else {}),
             resume_command=shlex.join(["yukon", *sys.argv[1:]]),
         )
     except KeyboardInterrupt:  # a second Ctrl-C
@@ -136,6 +144,13 @@ def solve_range(
     if report.interrupted:
         sys.exit(report.exit_status)
     print_summary(summarize(out), as_json)
+    if report.contradictions:
+        click.echo(
+            f"error: {len(report.contradictions)} new verdicts contradict the stored ones (kept), "
+            f"first {report.contradictions[0]}",
+            err=True,
+        )
+        sys.exit(CONTRADICTION_STATUS)
     sys.exit(0)
 
 

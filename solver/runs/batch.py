@@ -5,22 +5,26 @@ decided (and unknown ones unless asked to retry them), and hands the rest to loc
 processes (``pool``) or to a Dask cluster (``cluster``). Workers only solve; every record
 comes back to this process, which writes it to the store in its own transaction, so a run
 killed at any moment loses nothing committed and running the same command again resumes it.
+Each deal is claimed in the store before it is solved (``claims``), so runs sharing a store
+share the work.
 """
 
 import os
 import sys
 import time
 from collections import Counter
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 
 from solver.errors import YukonError
 from solver.interrupts import StopFlag, exit_status
 from solver.numbering import check_deal_number
 from solver.ranges import DealRange, merge
-from solver.record import DECIDED
+from solver.record import DECIDED, LARGEST_INTEGER
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
-from solver.runs.cluster import DASK_CHUNK, import_distributed, run_dask
+from solver.runs.claims import ClaimedDeals, ClaimKeeper
+from solver.runs.cluster import DASK_QUEUED, dask_session, run_dask
 from solver.runs.pool import run_local
 from solver.runs.progress import Progress
 from solver.runs.solve_deal import failure_record, solve_deal
@@ -30,7 +34,8 @@ from solver.store import Store
 @dataclass
 class BatchReport:
     """What a run did: deals in range, skipped as already stored, to solve, solved by
-    verdict, and the signal that stopped it (None for a completed run)."""
+    verdict, the signal that stopped it (None for a completed run), and the contradictions
+    met (a new verdict solved where the store said unsolvable, or the reverse)."""
 
     store: str
     in_range: int
@@ -39,6 +44,7 @@ class BatchReport:
     counts: Counter = field(default_factory=Counter)
     interrupted_by: int | None = None
     seconds: float = 0.0
+    contradictions: list[str] = field(default_factory=list)
 
     @property
     def done(self) -> int:
@@ -86,7 +92,7 @@ def run_batch(
     dask: str | None = None,
     progress: bool = True,
     *,
-    chunk_size: int = DASK_CHUNK,
+    chunk_size: int = DASK_QUEUED,
     solve_one=solve_deal,
     resume_command: str | None = None,
     stream=None,
@@ -94,30 +100,26 @@ def run_batch(
     """Solve ``deals`` (a DealRange or integers) into the store at ``store_path``.
 
     Deals the store already decided are skipped; unknown ones too unless ``retry_unknown``.
-    ``jobs`` local worker processes (default: every usable core), or, with ``dask``, a
-    Dask scheduler address or ``"local"`` (a LocalCluster of ``jobs`` single-thread
-    workers). ``solve_one(deal, rules, numbering, limits) -> Record`` must be a module-level
-    function (it is sent to the workers). On Ctrl-C or SIGTERM the run stops, saying how to
-    resume, and the report's ``exit_status`` is 128 + the signal number.
+    ``jobs`` local worker processes (default, and at most: every usable core, and no more
+    than the deals to solve), or, with ``dask``, a Dask scheduler address or ``"local"`` (a
+    LocalCluster of ``jobs`` single-thread workers), ``chunk_size`` deals in flight per
+    worker thread. ``solve_one(deal, rules, numbering, limits) -> Record`` must be a
+    module-level function (it is sent to the workers). Runs sharing a store share the work
+    (``claims``). On Ctrl-C or SIGTERM the run stops, saying how to resume, and the
+    report's ``exit_status`` is 128 + the signal number.
     """
     stream = sys.stderr if stream is None else stream
     limits = Limits() if limits is None else limits
     deals = as_deal_range(deals)
-    if jobs is None:
-        jobs = default_jobs()
-    if jobs < 1:
-        raise YukonError(f"--jobs must be at least 1, not {jobs}")
-    if chunk_size < 1:
-        raise YukonError(f"chunk size must be at least 1, not {chunk_size}")
-    if dask is not None:
-        import_distributed()
-    if deals.intervals:
-        check_deal_number(rules.variant, deals.first, numbering)
-        check_deal_number(rules.variant, deals.last, numbering)
+    check_arguments(deals, rules, numbering, limits, jobs, chunk_size)
+    jobs = min(jobs or default_jobs(), default_jobs())
     skip = DECIDED if retry_unknown else (*DECIDED, UNKNOWN)
     started = time.monotonic()
-    with Store.open_for_run(store_path, rules, numbering) as store:
+    with ExitStack() as stack:
+        client, cluster = stack.enter_context(dask_session(dask, jobs)) if dask else (None, None)
+        store = stack.enter_context(Store.open_for_run(store_path, rules, numbering))
         to_solve = store.count_pending(deals, skip)
+        jobs = max(1, min(jobs, to_solve))
         report = BatchReport(str(store_path), deals.count, deals.count - to_solve, to_solve)
         label = f"{rules.label()} ({numbering})"
         if progress:
@@ -130,10 +132,13 @@ def run_batch(
             )
         if to_solve == 0:
             return report
-        bar = Progress(to_solve, label, progress, stream)
+        bar = stack.enter_context(closing(Progress(to_solve, label, progress, stream)))
 
         def on_record(record):
-            store.write(record)
+            contradiction = store.write(record)
+            if contradiction is not None:
+                report.contradictions.append(contradiction)
+                bar.message(f"CONTRADICTION (stored verdict kept): {contradiction}")
             report.counts[record.status] += 1
             bar.update(record)
 
@@ -141,18 +146,17 @@ def run_batch(
             return failure_record(deal, rules, numbering, limits, reason)
 
         arguments = (rules, numbering, limits, solve_one)
-        pending = store.pending(deals, skip)
+        claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
         try:
-            with StopFlag() as stop:
+            with StopFlag() as stop, ClaimKeeper(claimed):
                 if dask is not None:
                     completed = run_dask(
-                        dask, jobs, chunk_size, pending, arguments, on_record, stop, make_failure
+                        client, cluster, chunk_size, claimed, arguments, on_record, stop, make_failure
                     )
                 else:
-                    completed = run_local(pending, jobs, arguments, on_record, stop, make_failure)
+                    completed = run_local(claimed, jobs, arguments, on_record, stop, make_failure)
                 report.interrupted_by = None if completed else stop.signal
         finally:
-            bar.close()
             report.seconds = time.monotonic() - started
     if report.interrupted:
         again = f": {resume_command}" if resume_command else ""
@@ -163,3 +167,16 @@ def run_batch(
             flush=True,
         )
     return report
+
+
+def check_arguments(deals: DealRange, rules: Rules, numbering: str, limits: Limits, jobs, chunk_size) -> None:
+    """Refuse arguments a run cannot honour, before the store is opened."""
+    if jobs is not None and jobs < 1:
+        raise YukonError(f"--jobs must be at least 1, not {jobs}")
+    if chunk_size < 1:
+        raise YukonError(f"chunk size must be at least 1, not {chunk_size}")
+    if limits.max_nodes is not None and not 1 <= limits.max_nodes <= LARGEST_INTEGER:
+        raise YukonError(f"--max-nodes {limits.max_nodes} must lie in 1..{LARGEST_INTEGER}")
+    if deals.intervals:
+        check_deal_number(rules.variant, deals.first, numbering)
+        check_deal_number(rules.variant, deals.last, numbering)

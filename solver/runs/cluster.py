@@ -1,24 +1,25 @@
-"""A Dask cluster: chunks of deals as tasks, on a scheduler's workers or a LocalCluster.
+"""A Dask cluster: one task per deal, on a scheduler's workers or a LocalCluster.
 
-Workers must import this solver at this version (checked before any task is sent). A task
-that fails as a whole is retried one deal a task, so the deal at fault is stored as an
-unknown record naming the failure while the others are solved.
+Workers must import this solver at this version (checked before any task is sent). Each
+deal's record comes back as soon as it is solved, so Ctrl-C or a lost worker loses no
+finished result, and a few deals still spread over every worker. A deal whose task fails
+(Dask gives up after losing workers on it) is stored as an unknown record naming the failure.
 """
 
 import logging
 import os
 import signal
 import time
-from collections import deque
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 
 import solver
 from solver.errors import YukonError, error_line
 from solver.interrupts import POLL_SECONDS
-from solver.runs.solve_deal import exception_reason, solve_chunk
+from solver.runs.solve_deal import exception_reason, solve_task
 
-# Deals per Dask task.
-DASK_CHUNK = 20
+# Deals in flight per Dask worker thread (each deal is its own task).
+DASK_QUEUED = 2
+END = object()
 
 
 def import_distributed():
@@ -75,61 +76,57 @@ def check_dask_workers(client, address: str) -> None:
         )
 
 
-def run_dask(address, jobs, chunk_size, deals, arguments, on_record, stop, make_failure) -> bool:
-    """Send chunks of ``deals`` to a Dask cluster, handing each record to ``on_record``;
-    False if ``stop`` was requested before the end."""
+def run_dask(client, cluster, queued, deals, arguments, on_record, stop, make_failure) -> bool:
+    """Send ``deals`` (an iterator that may yield None for "none yet, ask again") to a Dask
+    cluster, one task per deal and ``queued`` deals per worker thread at most in flight,
+    handing each record to ``on_record`` as soon as its deal is done; False if ``stop`` was
+    requested before the end. A deal whose task fails (a worker lost on it again and again)
+    gets ``make_failure(deal, reason)``."""
     distributed = import_distributed()
-    client, cluster = dask_client(distributed, address, jobs)
     pending: dict = {}
     completed = distributed.as_completed()
-    retry_alone: deque[list[int]] = deque()
     source_left = True
 
     def submit_more():
         nonlocal source_left
-        window = max(2 * sum(client.nthreads().values()), 4)
-        while len(pending) < window:
-            if retry_alone:
-                chunk = retry_alone.popleft()
-            elif source_left:
-                chunk = [deal for _, deal in zip(range(chunk_size), deals)]
-                if len(chunk) < chunk_size:
-                    source_left = False
-                if not chunk:
-                    return
-            else:
+        window = max(queued * sum(client.nthreads().values()), 1)
+        while source_left and len(pending) < window:
+            deal = next(deals, END)
+            if deal is END:
+                source_left = False
+            if deal is END or deal is None:
                 return
-            future = client.submit(solve_chunk, chunk, *arguments, pure=False)
-            pending[future] = chunk
+            future = client.submit(solve_task, deal, *arguments, pure=False)
+            pending[future] = deal
             completed.add(future)
 
+    submit_more()
+    while pending or source_left:
+        if stop.requested:
+            client.cancel(list(pending))
+            if cluster is not None:
+                kill_local_workers(cluster)
+            return False
+        for future in completed.next_batch(block=False) if pending else ():
+            deal = pending.pop(future)
+            try:
+                record = future.result()
+            except Exception as error:  # the task failed as a whole
+                record = make_failure(deal, f"dask task failed: {exception_reason(error)}")
+            on_record(record)
+        submit_more()
+        time.sleep(POLL_SECONDS / 2)
+    return True
+
+
+@contextmanager
+def dask_session(address: str, jobs: int):
+    """A Client of the cluster at ``address`` whose workers run this solver, and the
+    LocalCluster it started (None for a remote scheduler); both closed on exit."""
+    client, cluster = dask_client(import_distributed(), address, jobs)
     try:
         check_dask_workers(client, address)
-        submit_more()
-        while pending:
-            if stop.requested:
-                client.cancel(list(pending))
-                if cluster is not None:
-                    kill_local_workers(cluster)
-                return False
-            batch = completed.next_batch(block=False)
-            if not batch:
-                time.sleep(POLL_SECONDS / 2)
-                continue
-            for future in batch:
-                chunk = pending.pop(future)
-                try:
-                    records = future.result()
-                except Exception as error:  # a task that failed as a whole
-                    if len(chunk) > 1:
-                        retry_alone.extend([deal] for deal in chunk)
-                    else:
-                        on_record(make_failure(chunk[0], f"dask task failed: {exception_reason(error)}"))
-                    continue
-                for record in records:
-                    on_record(record)
-            submit_more()
-        return True
+        yield client, cluster
     finally:
         with suppress(Exception):
             client.close()

@@ -20,6 +20,8 @@ from solver.runs.solve_deal import solve_guarded
 
 # Deals sent to a local worker ahead of the one it is solving.
 PIPELINE = 2
+# What the deal iterator's end looks like to ``run_local``.
+END = object()
 
 
 def worker_main(connection, rules, numbering, limits, solve_one, parent_pid) -> None:
@@ -93,9 +95,10 @@ class Worker:
 
 
 def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> bool:
-    """Solve ``deals`` (an iterator) on ``jobs`` worker processes, handing each record to
-    ``on_record``; a deal whose worker died gets ``make_failure(deal, reason)`` instead.
-    False if ``stop`` was requested before the end."""
+    """Solve ``deals`` (an iterator that may yield None for "none yet, ask again") on
+    ``jobs`` worker processes, handing each record to ``on_record``; a deal whose worker
+    died gets ``make_failure(deal, reason)`` instead. False if ``stop`` was requested
+    before the end."""
     context = multiprocessing.get_context("spawn")
     workers = [Worker(context, arguments) for _ in range(jobs)]
     requeued: deque[int] = deque()
@@ -107,8 +110,8 @@ def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> boo
         if requeued:
             return requeued.popleft()
         if source_left:
-            deal = next(deals, None)
-            if deal is not None:
+            deal = next(deals, END)
+            if deal is not END:
                 return deal
             source_left = False
         return None
@@ -122,7 +125,7 @@ def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> boo
                         break
                     worker.send(deal)
             busy = [worker for worker in workers if worker.pending or not worker.ready]
-            if not busy:
+            if not busy and not source_left and not requeued:
                 finished = True
                 break
             handles = [worker.connection for worker in busy] + [worker.process.sentinel for worker in busy]

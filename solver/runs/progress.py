@@ -45,6 +45,13 @@ class Progress:
             if self.done - self.lines_done >= LINE_EVERY_DEALS or now - self.last_line >= LINE_EVERY_SECONDS:
                 self.write_line(now)
 
+    def message(self, text: str) -> None:
+        """A line the user must see, whether or not progress is shown (above a bar)."""
+        if self.bar is not None:
+            self.bar.write(text, file=self.stream)
+        else:
+            print(text, file=self.stream, flush=True)
+
     def write_line(self, now: float) -> None:
         elapsed = now - self.started
         rate = self.done / elapsed if elapsed > 0 else 0.0

@@ -44,9 +44,9 @@ def solve_guarded(solve_one, deal: int, rules: Rules, numbering: str, limits: Li
         )
 
 
-def solve_chunk(deals, rules: Rules, numbering: str, limits: Limits, solve_one=solve_deal) -> list[Record]:
-    """A Dask task: the records of several deals."""
-    return [solve_guarded(solve_one, deal, rules, numbering, limits) for deal in deals]
+def solve_task(deal: int, rules: Rules, numbering: str, limits: Limits, solve_one=solve_deal) -> Record:
+    """A Dask task: the record of one deal."""
+    return solve_guarded(solve_one, deal, rules, numbering, limits)
 
 
 def failure_record(

@@ -1,0 +1,119 @@
+"""Fuzzing every input path with random bytes, text and JSON: the only outcomes allowed are
+success or one ``error:`` line with exit status 2, never a traceback, and a refused store
+is left as it was."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from stores import snapshot
+from test_cli import run
+
+from solver.errors import YukonError
+from solver.numbering import deal_board
+from solver.ranges import DealRange, parse_range
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=20,
+)
+BOARD = deal_board("yukon", 12)
+# Inputs shaped like the real thing, so the fuzzing reaches past the first check.
+BOARD_JSON = st.fixed_dictionaries(
+    {"columns": st.lists(st.dictionaries(st.sampled_from(["face_down", "face_up"]), JSON), max_size=8)},
+    optional={"foundations": st.dictionaries(st.sampled_from("SHDCX"), JSON), "stock": JSON},
+)
+RECORD = st.fixed_dictionaries(
+    {
+        "variant": st.sampled_from(["yukon", "russian", "milligan"]) | JSON,
+        "foundation_return": st.booleans() | JSON,
+        "numbering": st.sampled_from(["pysol", "kpat"]) | JSON,
+        "deal": st.integers(min_value=-5, max_value=10**21) | JSON,
+        "board": st.just(BOARD.to_text()) | JSON,
+        "status": st.sampled_from(["solved", "unsolvable", "unknown", "SOLVED"]) | JSON,
+        "solution": st.text(alphabet="0123456789>F:ASHDCKQJT /", max_size=30) | JSON,
+    }
+)
+ANY_INPUT = (
+    st.binary(max_size=300)
+    | st.text(max_size=200).map(str.encode)
+    | JSON.map(lambda value: json.dumps(value).encode())
+)
+
+
+def assert_clean(result, allowed=(0, 1, 2, 3)) -> None:
+    """Success, or exactly one ``error:`` line and exit 2; never a traceback."""
+    assert "Traceback" not in result.stderr
+    assert result.exit_code in allowed, result.stderr
+    if result.exit_code == 2:
+        assert [line for line in result.stderr.splitlines() if line.startswith("error: ")] == [
+            result.stderr.splitlines()[-1]
+        ]
+
+
+@FUZZ
+@given(data=ANY_INPUT | BOARD_JSON.map(lambda board: json.dumps(board).encode()))
+def test_board_files(data):
+    assert_clean(run("replay", "--board", "-", "1>F:AS", input=data))
+
+
+@FUZZ
+@given(line=st.text(max_size=200) | st.binary(max_size=100).map(lambda data: data.decode("latin-1")))
+def test_move_lines(line):
+    assert_clean(run("replay", "12", line))
+
+
+@FUZZ
+@given(text=st.text(max_size=60))
+def test_ranges(text):
+    try:
+        deals = parse_range(text)
+    except YukonError as error:
+        assert "\n" not in str(error)
+    else:
+        assert isinstance(deals, DealRange)
+
+
+@FUZZ
+@given(text=st.text(min_size=1, max_size=60).filter(lambda text: not text.startswith("-")))
+def test_deal_numbers(text):
+    assert_clean(run("deal", text))
+
+
+@FUZZ
+@given(lines=st.lists(ANY_INPUT | RECORD.map(lambda record: json.dumps(record).encode()), max_size=4))
+def test_verify_files(lines):
+    assert_clean(run("verify", "-", input=b"\n".join(lines)))
+
+
+@FUZZ
+@given(data=st.binary(min_size=1, max_size=2000))
+def test_store_files(tmp_path_factory, data):
+    directory = tmp_path_factory.mktemp("store")
+    path = directory / "r.db"
+    path.write_bytes(data)
+    before = snapshot(directory)
+    for args in (("stats", str(path)), ("export", str(path)), ("solve", "1", "--out", str(path))):
+        result = run(*args)
+        assert_clean(result, allowed=(0, 2))
+        if result.exit_code == 2:
+            assert snapshot(directory) == before
+
+
+@FUZZ
+@given(damage=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=8))
+def test_damaged_stores(yukon_store, tmp_path_factory, damage):
+    data = bytearray(yukon_store.read_bytes())
+    for position, byte in damage:
+        data[position % len(data)] = byte
+    directory = tmp_path_factory.mktemp("damaged")
+    path = directory / "r.db"
+    path.write_bytes(bytes(data))
+    before = snapshot(directory)
+    for args in (("stats", str(path)), ("export", str(path)), ("solve", "2", "--out", str(path))):
+        result = run(*args)
+        assert_clean(result, allowed=(0, 2))
+        if result.exit_code == 2:
+            assert snapshot(directory) == before

@@ -1,0 +1,390 @@
+"""Issue 16, hostile input: each item as the hostile user met it, first reproduced here.
+
+Every refusal is one ``error:`` line and exit 2 (``assert_bad_input``), never a traceback.
+"""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from stores import NODES, RUSSIAN, YUKON, copy_store, fake_record, snapshot, stored_rows
+from test_cli import assert_bad_input, run
+
+from solver.cli import results as results_commands
+from solver.cli.solving import parse_memory
+from solver.errors import MESSAGE_CHARS, YukonError
+from solver.numbering import deal_board
+from solver.record import Record
+from solver.result import Limits
+from solver.runs import claims
+from solver.runs.batch import run_batch
+from solver.runs.claims import WAIT, ClaimedDeals
+from solver.store import BUSY, CLAIMED, DONE, Store
+from solver.verify import verify_records
+
+YUKON_CLI = Path(sys.executable).with_name("yukon")
+
+
+def record_of(deal, status, nodes, max_nodes, time_limit) -> Record:
+    """A made-up record given node and time budgets."""
+    return replace(fake_record(deal, status, nodes=nodes), max_nodes=max_nodes, time_limit=time_limit)
+
+
+# ---- 1. a proof is never overwritten; concurrent runs share the work ------------------------
+
+
+def test_a_decided_verdict_is_never_replaced_by_unknown(tmp_path):
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as store:
+        store.write(fake_record(78, "unsolvable"))
+        assert store.write(fake_record(78, "unknown", budget="nodes")) is None
+        assert store.stored(78).status == "unsolvable"
+
+
+def test_solved_against_unsolvable_is_a_contradiction_and_the_stored_row_stays(tmp_path):
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as store:
+        store.write(fake_record(5, "solved", solution="1>F:AS"))
+        problem = store.write(fake_record(5, "unsolvable"))
+        assert "deal 5: stored solved" in problem and "now unsolvable" in problem
+        assert store.stored(5).status == "solved"
+
+
+def test_an_unknown_keeps_the_largest_budget_tried(tmp_path):
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as store:
+        store.write(record_of(9, "unknown", max_nodes=1_000_000, nodes=1_000_000, time_limit=None))
+        store.write(record_of(9, "unknown", max_nodes=1_000, nodes=1_000, time_limit=None))
+        kept = store.stored(9)
+        assert (kept.max_nodes, kept.nodes) == (1_000_000, 1_000_000)
+        store.write(record_of(9, "unknown", max_nodes=None, nodes=5, time_limit=10.0))
+        kept = store.stored(9)
+        assert (kept.max_nodes, kept.time_limit, kept.nodes) == (None, None, 5)
+
+
+def test_runs_sharing_a_store_skip_each_others_claims_until_they_lapse(tmp_path, monkeypatch):
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as first:
+        assert first.claim(5, "run-a", ("solved", "unsolvable")) == CLAIMED
+        monkeypatch.setattr(claims, "RETRY_SECONDS", 0.0)
+        second = ClaimedDeals(first, iter([4, 5, 6]), ("solved", "unsolvable"))
+        assert [next(second), next(second), next(second)] == [4, 6, WAIT]
+        first.write(fake_record(5, "unsolvable"))  # run A finishes deal 5: B drops it
+        assert list(second) == []
+        assert first.claim(5, "run-c", ("solved", "unsolvable")) == DONE
+        assert first.claim(7, "run-a", ()) == CLAIMED
+        assert first.claim(7, "run-c", ()) == BUSY
+        monkeypatch.setattr("solver.store.CLAIM_SECONDS", -1.0)  # run A killed, claims lapsed
+        first.renew_claims("run-a")
+        assert first.claim(7, "run-c", ()) == CLAIMED
+
+
+def test_a_run_over_a_store_another_run_filled_solves_nothing_twice(tmp_path):
+    path = tmp_path / "r.db"
+    run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, progress=False)
+    before = stored_rows(path)
+    report = run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, retry_unknown=True, progress=False)
+    assert report.to_solve == 0 and stored_rows(path) == before
+
+
+# ---- 2. node budgets beyond SQLite's integers -------------------------------------------------
+
+
+def test_huge_max_nodes_is_refused_before_anything_is_solved(tmp_path):
+    path = tmp_path / "r.db"
+    assert_bad_input(run("solve", "1-3", "--out", str(path), "--max-nodes", str(2**63)))
+    with pytest.raises(YukonError, match="--max-nodes"):
+        run_batch(range(1, 3), RUSSIAN, "pysol", path, Limits(max_nodes=2**63), jobs=1, progress=False)
+    assert not path.exists()
+
+
+# ---- 3. --jobs is capped by the deals and the cores ---------------------------------------------
+
+
+def test_jobs_are_capped_by_the_deals_to_solve(tmp_path):
+    import io
+
+    stream = io.StringIO()
+    report = run_batch(range(1, 4), RUSSIAN, "pysol", tmp_path / "r.db", NODES, jobs=500, stream=stream)
+    assert report.done == 3
+    workers = int(stream.getvalue().split(" with ")[1].split()[0])
+    assert 1 <= workers <= 3
+
+
+# ---- 4. bytes that are not UTF-8 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x00\x01\xff\xfe binary",
+        deal_board("yukon", 12).to_text().encode("utf-16"),
+        b"# caf\xe9\n" + deal_board("yukon", 12).to_text().encode(),
+    ],
+    ids=["binary", "utf-16", "latin-1 comment"],
+)
+def test_board_file_that_is_not_utf8(tmp_path, data):
+    path = tmp_path / "board.txt"
+    path.write_bytes(data)
+    result = run("solve", "--board", str(path))
+    assert_bad_input(result)
+    assert "UTF" in result.stderr
+    assert_bad_input(run("solve", "--board", "-", input=data))
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + deal_board("yukon", 12).to_text().encode())
+    result = run("replay", "--board", str(path), "1>F:AS")
+    assert result.exit_code == 2 and "unknown card" not in result.stderr  # AS is not exposed: illegal
+
+
+def test_verify_and_replay_of_bytes_that_are_not_utf8(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b"\x80\x81\n")
+    assert_bad_input(run("verify", str(path)))
+    assert_bad_input(run("replay", "12", "-", input=b"\xff\xfe\x00"))
+
+
+# ---- 5. deep JSON ---------------------------------------------------------------------------------
+
+
+def test_deeply_nested_json_board_and_verify_line(tmp_path):
+    deep = "[" * 100_000
+    assert_bad_input(run("solve", "--board", "-", input="{" + '"columns":' + deep))
+    path = tmp_path / "deep.jsonl"
+    path.write_text(deep + "\n")
+    assert_bad_input(run("verify", str(path)))
+
+
+# ---- 6. numbers int() refuses -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["²", "١٢", "5" * 5000, " 1 ", "1\u00a0"])
+def test_odd_digits_as_deal_range_and_column(tmp_path, text):
+    if text.strip().isascii() and text.strip().isdigit() and len(text) < 10:
+        assert run("deal", text).exit_code == 0
+        return
+    assert_bad_input(run("deal", text))
+    assert_bad_input(run("solve", text, "--out", str(tmp_path / "r.db")))
+    assert_bad_input(run("replay", "12", f"{text}>F:AS"))
+    assert len(run("deal", text).stderr) < MESSAGE_CHARS + 100
+    assert not (tmp_path / "r.db").exists()
+
+
+# ---- 7. output to a full disk ---------------------------------------------------------------------
+
+
+def test_deal_to_dev_full():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([YUKON_CLI, "deal", "12"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["error: cannot write the output: No space left on device"]
+
+
+def test_export_to_a_full_disk(yukon_store, tmp_path, monkeypatch):
+    def full_disk(store, stream):
+        stream.write("{}\n")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("solver.store.write_records", full_disk)
+    result = run("export", str(yukon_store), "-o", str(tmp_path / "out.jsonl"))
+    assert_bad_input(result)
+    assert "No space left on device" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- 8. read-only stores --------------------------------------------------------------------------
+
+
+def test_read_only_store_is_read_and_refused_for_runs(yukon_store, tmp_path, monkeypatch):
+    path = copy_store(yukon_store, tmp_path)
+    before = snapshot(tmp_path)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda place, mode: mode != os.W_OK and real_access(place, mode))
+    assert run("stats", str(path)).exit_code == 0
+    exported = run("export", str(path))
+    assert exported.exit_code == 0 and len(exported.stdout.splitlines()) == 7
+    result = run("solve", "1-3", "--out", str(path), "--max-nodes", "1000")
+    assert_bad_input(result)
+    assert "read-only" in result.stderr
+    assert snapshot(tmp_path) == before
+
+
+# ---- 9. Dask spreads few deals and hands back each deal as it is done --------------------------
+
+
+def worker_pid_record(deal, rules, numbering, limits):
+    """A made-up unknown record naming the process that made it (for the Dask test)."""
+    import time
+
+    from solver.runs.solve_deal import failure_record
+
+    time.sleep(1.0)  # long enough that the other worker takes the next deal
+    return failure_record(deal, rules, numbering, limits, f"pid {os.getpid()}", board_text="")
+
+
+def test_dask_spreads_few_deals_over_every_worker(tmp_path):
+    pytest.importorskip("distributed")
+    path = tmp_path / "r.db"
+    report = run_batch(
+        range(1, 5),
+        RUSSIAN,
+        "pysol",
+        path,
+        NODES,
+        jobs=2,
+        dask="local",
+        progress=False,
+        solve_one=worker_pid_record,
+    )
+    assert report.done == 4
+    assert len({row["reason"] for row in stored_rows(path)}) == 2
+
+
+def test_a_failed_dask_connection_leaves_no_store(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+
+    def refused(distributed, address, jobs):
+        raise YukonError(f"cannot connect to the Dask scheduler at {address}: refused")
+
+    monkeypatch.setattr("solver.runs.cluster.dask_client", refused)
+    with pytest.raises(YukonError, match="cannot connect"):
+        run_batch(range(1, 3), RUSSIAN, "pysol", tmp_path / "r.db", NODES, dask="tcp://nowhere:1")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- 11. --time-limit inf -----------------------------------------------------------------------
+
+
+def strict_json(text):
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_infinite_time_limit_is_stored_as_no_limit(tmp_path):
+    path = tmp_path / "r.db"
+    result = run(
+        "solve", "1-2", "--variant", "russian", "--out", str(path), "--time-limit", "inf", "--jobs", "1"
+    )
+    assert result.exit_code == 0
+    assert strict_json(run("stats", str(path), "--json").stdout)["time_limits"] == [None]
+    assert all(
+        strict_json(line)["time_limit"] is None for line in run("export", str(path)).stdout.splitlines()
+    )
+
+
+# ---- 12. hand-edited stores --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "UPDATE results SET deal = 'twelve' WHERE deal = 2",
+        "UPDATE results SET solution = x'00ff' WHERE deal = 2",
+    ],
+    ids=["text deal", "blob solution"],
+)
+def test_hand_edited_store_is_refused_untouched(yukon_store, tmp_path, edit):
+    path = copy_store(yukon_store, tmp_path)
+    connection = sqlite3.connect(path)
+    connection.execute(edit)
+    connection.commit()
+    connection.close()
+    before = snapshot(tmp_path)
+    for args in (("stats", str(path)), ("export", str(path)), ("solve", "1-3", "--out", str(path))):
+        result = run(*args)
+        assert_bad_input(result)
+        assert "is damaged" in result.stderr
+    assert snapshot(tmp_path) == before
+
+
+# ---- 13. verify reads every line and fails wrong records --------------------------------------
+
+
+def test_verify_reports_illegal_records_around_an_unreadable_line(tmp_path):
+    board = deal_board("russian", 1).to_text()
+    good = {"variant": "russian", "foundation_return": False, "numbering": "pysol", "deal": 1, "board": board}
+    lines = [
+        json.dumps(good | {"status": "solved", "solution": "1>F:AS"}),
+        "{not json",
+        json.dumps(good | {"status": "SOLVED", "solution": ""}),
+        json.dumps(good | {"status": ["solved"], "solution": ""}),
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    report = verify_records(path.open("rb"), "r.jsonl")
+    assert (report["illegal"], report["unreadable"]) == (3, 1)
+    result = run("verify", str(path))
+    assert result.exit_code == 2 and "line 1" in result.stderr and "line 3" in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("error: 1 unreadable line")
+
+
+def test_verify_fails_an_unsolvable_record_whose_line_wins(tmp_path, yukon_store):
+    solved = next(row for row in stored_rows(yukon_store) if row["status"] == "solved")
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(solved | {"status": "unsolvable"}) + "\n")
+    result = run("verify", str(path))
+    assert result.exit_code == 1 and "claims unsolvable, but its line wins" in result.stderr
+
+
+# ---- 14. the smaller ones ---------------------------------------------------------------------
+
+
+def test_usage_errors_are_one_line():
+    assert_bad_input(run("solve", "12", "--bogus"))
+    assert_bad_input(run("nosuchcommand"))
+
+
+def test_export_files_follow_the_umask(yukon_store, tmp_path):
+    previous = os.umask(0o022)
+    try:
+        assert run("export", str(yukon_store), "-o", str(tmp_path / "out.jsonl")).exit_code == 0
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "out.jsonl").stat().st_mode & 0o777 == 0o644
+
+
+def test_memory_of_one_terabyte_is_accepted():
+    assert parse_memory("1T") == 1 << 40
+
+
+def test_a_huge_bad_token_is_cut_in_the_message():
+    result = run("replay", "12", "x" * 1_000_000)
+    assert_bad_input(result)
+    assert len(result.stderr) < MESSAGE_CHARS + 100
+
+
+def test_ctrl_c_anywhere_exits_130(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("solver.cli.deals.deal_board", interrupted)
+    result = run("deal", "12")
+    assert result.exit_code == 130 and "Aborted" not in result.output
+
+
+def test_board_and_line_cannot_both_come_from_stdin():
+    assert_bad_input(run("replay", "--board", "-", "-", input=deal_board("yukon", 12).to_text()))
+
+
+def test_deal_number_with_spaces_is_accepted():
+    assert run("deal", " 12 ").stdout == run("deal", "12").stdout
+
+
+def test_json_foundation_height_true_is_refused():
+    board = deal_board("yukon", 12).to_json() | {"foundations": {"S": [True], "H": [0], "D": [0], "C": [0]}}
+    result = run("solve", "--board", "-", input=json.dumps(board))
+    assert_bad_input(result)
+    assert "foundation height True" in result.stderr
+
+
+def test_verify_shows_progress(tmp_path, monkeypatch, yukon_store):
+    path = tmp_path / "r.jsonl"
+    path.write_text(run("export", str(yukon_store)).stdout)
+    monkeypatch.setattr(results_commands, "PROGRESS_SECONDS", 0.0)
+    result = run("verify", str(path))
+    assert result.exit_code == 0 and "verify: 7 lines of file" in result.stderr
