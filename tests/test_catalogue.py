@@ -238,4 +238,8 @@ def test_the_shipped_catalogues_verify():
     """What CI runs: every shipped line replays as a win from the deal it names."""
     report = verify_directory(shipped_directory())
     assert report.problems == []
-    assert report.files >= 3 and report.entries >= 30
+    assert report.files == 6 and report.entries >= 6000
+    for variant in ("yukon", "russian"):
+        for tier in ("easy", "normal", "hard"):
+            catalogue = read_catalogue(shipped_directory() / f"{variant}-{tier}.json")
+            assert len(catalogue["entries"]) >= 1000, (variant, tier)

@@ -8,6 +8,7 @@ import json
 import statistics
 import sys
 from collections import Counter
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 
@@ -111,11 +112,10 @@ def build(
         solve_missing(store, variant, numbering, deals, time_limit, jobs)
     check_store(store, variant, numbering)
     shortener = Shortener(minimal_seconds)
-    candidates = tier_candidates(solved_records(store, deals), variant, numbering, tier, shortener)
-    today = date.today()
-    report = build_catalogue(
-        candidates, catalogue_directory(directory), variant, tier, count, today, since and parse_date(since)
-    )
+    folder, today = catalogue_directory(directory), date.today()
+    records = solved_records(store, deals)
+    with closing(tier_candidates(records, variant, numbering, tier, shortener)) as candidates:
+        report = build_catalogue(candidates, folder, variant, tier, count, today, since and parse_date(since))
     for reason in report.refused:
         click.echo(f"refused {reason}", err=True)
     click.echo(f"{report.path}: {report.kept} kept, {report.added} added, {len(report.lengths)} entries")
