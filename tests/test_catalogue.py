@@ -86,6 +86,16 @@ def test_build_extends_in_place_and_new_entries_join_after_today(built, candidat
         build_catalogue(candidates, built, "russian", "easy", 5, TODAY, since=TODAY)
 
 
+def test_build_asks_for_no_candidate_beyond_the_count(tmp_path, candidates):
+    """Each candidate costs a rating and a minimal search: none is drawn once the file is full."""
+
+    def supply():
+        yield from candidates[:2]
+        raise AssertionError("a third candidate was drawn")
+
+    assert build_catalogue(supply(), tmp_path, "russian", "easy", 2, TODAY).added == 2
+
+
 def test_build_refuses_a_line_that_does_not_win(tmp_path, candidates):
     broken = RatedDeal(**{**vars(candidates[0]), "solution": " ".join(candidates[0].solution.split()[:-1])})
     report = build_catalogue([broken, candidates[1]], tmp_path, "russian", "easy", 2, TODAY)
