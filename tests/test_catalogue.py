@@ -1,4 +1,5 @@
-"""Catalogues: build then verify, every kind of tampering caught, daily and check commands."""
+"""Catalogues: build from a results store then verify, every kind of tampering caught, daily
+and check commands, all through the real ``yukon`` command line."""
 
 import json
 import shutil
@@ -8,30 +9,45 @@ import pytest
 from click.testing import CliRunner
 
 from solver.catalogue.build import build_catalogue
-from solver.catalogue.commands import catalogue, check, daily
+from solver.catalogue.candidates import TRIALS, Shortener, solve_missing, solved_records
 from solver.catalogue.entries import RatedDeal
 from solver.catalogue.files import MANIFEST_NAME, read_catalogue, save_catalogue, shipped_directory
-from solver.catalogue.provisional import solved_candidates
 from solver.catalogue.verify import verify_directory
-from solver.cli import YukonGroup
+from solver.cli import main
 from solver.errors import YukonError
+from solver.numbering import deal_board
+from solver.player.difficulty import MIN_RUNS, TIERS
+from solver.ranges import DealRange
+from solver.rules import Rules
+from solver.store import Store
 
 TODAY = date(2026, 12, 1)
 RUSSIAN_SOLVED = (16, 33, 35, 44)  # PySolFC Russian deals the solver wins at once
-yukon = YukonGroup(commands={"catalogue": catalogue, "daily": daily, "check": check})
 
 
 def run(*args: str):
-    result = CliRunner().invoke(yukon, list(args), prog_name="yukon")
+    result = CliRunner().invoke(main, list(args), prog_name="yukon")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result
 
 
 @pytest.fixture(scope="module")
-def candidates() -> list[RatedDeal]:
-    rated = list(solved_candidates("russian", "pysol", RUSSIAN_SOLVED, 30.0, 0.0))
-    assert [candidate.deal for candidate in rated] == list(RUSSIAN_SOLVED)
-    return [RatedDeal(**{**vars(candidate), "tier": "easy"}) for candidate in rated]
+def store(tmp_path_factory):
+    """A russian results store (no foundation return) holding RUSSIAN_SOLVED, solved."""
+    path = tmp_path_factory.mktemp("store") / "russian.db"
+    deals = DealRange(tuple((deal, deal) for deal in RUSSIAN_SOLVED))
+    report = solve_missing(path, "russian", "pysol", deals, 30.0, jobs=1)
+    assert report.counts == {"solved": len(RUSSIAN_SOLVED)}
+    return path
+
+
+@pytest.fixture(scope="module")
+def candidates(store) -> list[RatedDeal]:
+    """The stored deals as easy candidates (the builder takes any rated deals)."""
+    return [
+        RatedDeal("russian", "pysol", record.deal, record.board, record.solution, MIN_RUNS, 0, 0, "easy")
+        for record in solved_records(store, None)
+    ]
 
 
 @pytest.fixture
@@ -70,6 +86,16 @@ def test_build_extends_in_place_and_new_entries_join_after_today(built, candidat
         build_catalogue(candidates, built, "russian", "easy", 5, TODAY, since=TODAY)
 
 
+def test_build_asks_for_no_candidate_beyond_the_count(tmp_path, candidates):
+    """Each candidate costs a rating and a minimal search: none is drawn once the file is full."""
+
+    def supply():
+        yield from candidates[:2]
+        raise AssertionError("a third candidate was drawn")
+
+    assert build_catalogue(supply(), tmp_path, "russian", "easy", 2, TODAY).added == 2
+
+
 def test_build_refuses_a_line_that_does_not_win(tmp_path, candidates):
     broken = RatedDeal(**{**vars(candidates[0]), "solution": " ".join(candidates[0].solution.split()[:-1])})
     report = build_catalogue([broken, candidates[1]], tmp_path, "russian", "easy", 2, TODAY)
@@ -92,6 +118,11 @@ TAMPERING = [
     (other_deal, "entry 1 (deal 17): board is not pysol deal 17"),
     (lambda entries: entries.append(dict(entries[0])), "entry 4 (deal 16): duplicate of entry 1"),
     (lambda entries: entries[2].pop("board"), "entry 3 (deal 35): field 'board' is missing"),
+    (
+        lambda entries: entries[0].update(score=0.5),
+        "entry 1 (deal 16): score 0.5 is not 0 failures / 16 runs",
+    ),
+    (lambda entries: entries[0].update(failures=17), "entry 1 (deal 16): tier 'easy' or failures 17 of 16"),
 ]
 
 
@@ -153,8 +184,72 @@ def test_check_names_the_tier_or_says_not_checked(built):
     assert "solver says unsolvable" in solved.stdout
 
 
+def test_build_command_rates_stored_deals_into_their_tiers(store, tmp_path):
+    tiers = {}
+    for tier in ("easy", "normal", "hard"):
+        result = run(*BUILD, "--tier", tier, "--from", str(store), "--out", str(tmp_path))
+        assert result.exit_code in (0, 2), result.stderr
+        if result.exit_code == 0:
+            assert "lengths: min" in result.stdout and "minimal mode:" in result.stdout
+            entries = read_catalogue(tmp_path / f"russian-{tier}.json")["entries"]
+            tiers |= {entry["deal"]: entry for entry in entries}
+        else:
+            assert f"no russian {tier} deal among the candidates" in result.stderr
+    assert sorted(tiers) == list(RUSSIAN_SOLVED)
+    easy_max, normal_max = TIERS["russian"]
+    for entry in tiers.values():
+        rate = entry["failures"] / entry["runs"]
+        expected = "easy" if rate <= easy_max else "normal" if rate <= normal_max else "hard"
+        assert (entry["tier"], entry["runs"], entry["foundation_return"]) == (expected, MIN_RUNS, False)
+    assert verify_directory(tmp_path).problems == []
+
+
+BUILD = ("catalogue", "build", "--variant", "russian", "--count", "4", "--minimal-seconds", "0")
+
+
+def test_build_solves_missing_deals_into_the_store(tmp_path):
+    store = tmp_path / "russian.db"
+    result = run(*BUILD, "--tier", "easy", "--from", str(store), "--deals", "33", "--out", str(tmp_path))
+    assert "1 deals in range, 0 already in" in result.stderr
+    assert [record.deal for record in solved_records(store, None)] == [33]
+
+
+def test_build_refuses_a_store_made_with_foundation_return(tmp_path):
+    path = tmp_path / "return.db"
+    Store.open_for_run(path, Rules("russian", foundation_return=True), "pysol").close()
+    result = run(*BUILD, "--from", str(path), "--out", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: results store {path} was made with foundation return")
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_build_refuses_a_store_of_another_variant(store, tmp_path):
+    result = run(*BUILD, "--variant", "yukon", "--from", str(store), "--out", str(tmp_path))
+    assert result.exit_code == 2 and "holds russian deals (pysol numbering), not yukon" in result.stderr
+
+
+def test_the_minimal_mode_shortens_a_russian_line(store):
+    record = solved_records(store, DealRange(((16, 16),)))[0]
+    shortener = Shortener(5.0)
+    line = shortener.line(deal_board("russian", 16, "pysol"), Rules("russian"), record.solution)
+    assert len(line.split()) < record.solution_length
+    assert (shortener.tried, shortener.shortened) == (1, 1)
+    assert shortener.moves_saved == record.solution_length - len(line.split())
+
+
+def test_the_minimal_mode_stops_once_it_does_not_pay():
+    assert not Shortener(0.0).pays
+    assert Shortener(1.0, tried=TRIALS - 1).pays
+    assert not Shortener(1.0, tried=TRIALS).pays
+    assert Shortener(1.0, tried=TRIALS, shortened=1).pays
+
+
 def test_the_shipped_catalogues_verify():
     """What CI runs: every shipped line replays as a win from the deal it names."""
     report = verify_directory(shipped_directory())
     assert report.problems == []
-    assert report.files >= 3 and report.entries >= 30
+    assert report.files == 6 and report.entries >= 6000
+    for variant in ("yukon", "russian"):
+        for tier in ("easy", "normal", "hard"):
+            catalogue = read_catalogue(shipped_directory() / f"{variant}-{tier}.json")
+            assert len(catalogue["entries"]) >= 1000, (variant, tier)

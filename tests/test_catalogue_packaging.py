@@ -36,29 +36,37 @@ def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue
 
 
 def test_yukon_daily_from_a_fresh_install_in_another_folder(wheel, tmp_path):
-    """A fresh venv gets the wheel alone; its dependencies come from this venv's
-    site-packages through a .pth file (no editable hook is read from there)."""
+    """A fresh venv gets the wheel alone, installed by pip (so its ``bin/yukon`` script);
+    its dependencies come from this venv's site-packages through a .pth file (no editable
+    hook is read from there)."""
     fresh = tmp_path / "venv"
     venv.create(fresh, with_pip=False)
-    fresh_site = next(fresh.glob("lib/python3*/site-packages"))
-    zipfile.ZipFile(wheel).extractall(fresh_site)
-    (fresh_site / "dependencies.pth").write_text(str(SITE_PACKAGES) + "\n")
-    script = (
-        "import solver, json; from solver.cli import main; from solver.catalogue.commands import daily;"
-        "main.add_command(daily); print(json.dumps(solver.__file__)); main()"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(fresh / "bin" / "python"), "install", "-q"]
+        + ["--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
     )
+    fresh_site = next(fresh.glob("lib/python3*/site-packages"))
+    (fresh_site / "dependencies.pth").write_text(str(SITE_PACKAGES) + "\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = subprocess.run(
-        [str(fresh / "bin" / "python"), "-c", script, "daily", "--date", "2026-12-01", "--json"],
+        [str(fresh / "bin" / "yukon"), "daily", "--date", "2026-12-01", "--json"],
         cwd=elsewhere,
         capture_output=True,
         text=True,
         env={"PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr
-    location, served = done.stdout.splitlines()
-    assert json.loads(location).startswith(str(fresh_site))
-    assert json.loads(served)["date"] == "2026-12-01" and json.loads(served)["variant"] == "yukon"
+    served = json.loads(done.stdout)
+    assert served["date"] == "2026-12-01" and served["variant"] == "yukon"
+    where = subprocess.run(
+        [str(fresh / "bin" / "python"), "-c", "import solver; print(solver.__file__)"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+    )
+    assert where.stdout.startswith(str(fresh_site))
     imports = subprocess.run([str(fresh / "bin" / "python"), "-c", "import catalogue"], cwd=elsewhere)
     assert imports.returncode != 0

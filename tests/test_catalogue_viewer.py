@@ -33,7 +33,7 @@ FLAGS = [
 ]
 DATES = ("2026-02-28", "2026-12-01", "2030-07-04")
 # One file per variant: each page load costs about two seconds.
-FILES = ("yukon-easy.json", "russian-easy.json", "milligan-hard.json")
+FILES = ("yukon-easy.json", "russian-easy.json")
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

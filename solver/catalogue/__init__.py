@@ -1,5 +1,6 @@
 """Verified deal catalogues: their files (``files``), building (``build``), replaying them
-(``verify``), the daily schedule (``schedule``) and the ``yukon`` commands (``commands``).
+(``verify``), rated candidates from a results store (``candidates``) and the daily
+schedule (``schedule``); the ``yukon`` commands are in ``solver.cli.catalogue``.
 
 The shipped catalogues are data, in the top-level folder ``catalogue/``, installed as
 ``solver/catalogue_data`` (see ``files.shipped_directory``); ``catalogue/README.md`` gives the

@@ -50,9 +50,8 @@ def build_catalogue(
         raise YukonError(f"an extension of {path} must join the schedule after today ({today}), not {since}")
     report = BuildReport(path, kept=len(entries))
     present = {entry_key(entry) for entry in entries}
-    for rated in candidates:
-        if len(entries) >= count:
-            break
+    pending = iter(candidates)
+    while len(entries) < count and (rated := next(pending, None)) is not None:
         if (rated.variant, rated.tier) != (variant, tier) or rated.key in present:
             continue
         entry = make_entry(rated, since)

@@ -25,6 +25,9 @@ FIELDS = {
     "solution": str,
     "length": int,
     "score": (int, float),
+    "runs": int,
+    "seed": int,
+    "failures": int,
     "tier": str,
     "solver_version": str,
     "since": str,
@@ -34,22 +37,34 @@ FIELDS = {
 @dataclass(frozen=True)
 class RatedDeal:
     """A catalogue candidate: a solved deal, its opening board text, a winning line found
-    without foundation return, and its difficulty ``score`` (0 easy .. 1 hard) and ``tier``.
+    without foundation return, and its rating: the reference greedy player failed it
+    ``failures`` times in ``runs`` seeded from ``seed``, which puts it in ``tier``.
 
-    This is the whole interface between a builder and where deals come from: a results
-    store with ratings, or ``provisional.solved_candidates``, yields these."""
+    This is the whole interface between a builder and where deals come from
+    (``candidates.tier_candidates`` yields these from a results store)."""
 
     variant: str
     numbering: str
     deal: int
     board: str
     solution: str
-    score: float
+    runs: int
+    seed: int
+    failures: int
     tier: str
 
     @property
     def key(self) -> tuple[str, int]:
         return self.numbering, self.deal
+
+    @property
+    def score(self) -> float:
+        return failure_score(self.failures, self.runs)
+
+
+def failure_score(failures: int, runs: int) -> float:
+    """The difficulty score: the failure rate, rounded to 4 places."""
+    return round(failures / runs, 4)
 
 
 def make_entry(rated: RatedDeal, since: date) -> dict:
@@ -61,7 +76,10 @@ def make_entry(rated: RatedDeal, since: date) -> dict:
         "board": rated.board,
         "solution": rated.solution,
         "length": len(rated.solution.split()),
-        "score": round(float(rated.score), 4),
+        "score": rated.score,
+        "runs": rated.runs,
+        "seed": rated.seed,
+        "failures": rated.failures,
         "tier": rated.tier,
         "solver_version": solver.__version__,
         "since": since.isoformat(),
@@ -84,8 +102,10 @@ def entry_problem(entry, variant: str, tier: str) -> str | None:
             return f"field {field!r} is missing or not a {getattr(kind, '__name__', 'number')}"
     if entry["variant"] != variant or entry["tier"] != tier:
         return f"entry is {entry['variant']} {entry['tier']}, in the {variant} {tier} catalogue"
-    if tier not in TIERS or not 0 <= entry["score"] <= 1:
-        return f"tier {tier!r} or score {entry['score']} out of range"
+    if tier not in TIERS or not 0 <= entry["failures"] <= entry["runs"] or entry["runs"] < 1:
+        return f"tier {tier!r} or failures {entry['failures']} of {entry['runs']} runs out of range"
+    if entry["score"] != failure_score(entry["failures"], entry["runs"]):
+        return f"score {entry['score']} is not {entry['failures']} failures / {entry['runs']} runs"
     try:
         date.fromisoformat(entry["since"])
         rules = Rules(variant, entry["foundation_return"])

@@ -8,6 +8,7 @@ import json
 import statistics
 import sys
 from collections import Counter
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 
@@ -54,34 +55,78 @@ def catalogue():
 @numbering_option
 @tier_option
 @click.option("--count", type=click.IntRange(min=1), default=1000, show_default=True, help="Entries wanted.")
-@click.option("--deals", "deal_range", required=True, help="Deals to draw from, e.g. 1-200000.")
+@click.option(
+    "--from",
+    "store_path",
+    type=click.Path(dir_okay=False),
+    help="Results store (made without foundation return) to take deals from [runs/VARIANT.db].",
+)
+@click.option(
+    "--deals", "deal_range", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
+)
 @click.option("--out", "directory", type=click.Path(file_okay=False), help=DIRECTORY_HELP)
 @click.option("--since", help="Date new entries join the daily schedule [new: epoch; extension: tomorrow].")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds to find a win.")
+@click.option(
+    "--time-limit", type=float, default=2.0, show_default=True, help="Seconds to solve a missing deal."
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None, help="Processes solving missing deals [all cores]."
+)
 @click.option(
     "--minimal-seconds",
     type=float,
-    default=2.0,
+    default=1.0,
     show_default=True,
-    help="Seconds of IDA* for a shorter line.",
+    help="Seconds of IDA* for a shorter line (0: none; dropped once it stops paying).",
 )
-def build(variant, numbering, tier, count, deal_range, directory, since, time_limit, minimal_seconds):
-    """Solve deals (no foundation return, so every line is valid with it on or off), rate
-    them and grow the VARIANT-TIER catalogue to COUNT entries, keeping what is there."""
+def build(
+    variant,
+    numbering,
+    tier,
+    count,
+    store_path,
+    deal_range,
+    directory,
+    since,
+    time_limit,
+    jobs,
+    minimal_seconds,
+):
+    """Grow the VARIANT-TIER catalogue to COUNT entries, keeping what is there, from the
+    solved deals of a results store, rated by the player's reference greedy (R = 16 runs).
+
+    Lines are found without foundation return, so each is valid with it on or off."""
     from solver.catalogue.build import build_catalogue
-    from solver.catalogue.provisional import solved_candidates
+    from solver.catalogue.candidates import (
+        Shortener,
+        check_store,
+        solve_missing,
+        solved_records,
+        tier_candidates,
+    )
     from solver.ranges import parse_range
 
-    candidates = solved_candidates(
-        variant, numbering, parse_range(deal_range, numbering), time_limit, minimal_seconds
-    )
-    today = date.today()
-    report = build_catalogue(
-        candidates, catalogue_directory(directory), variant, tier, count, today, since and parse_date(since)
-    )
+    store = Path(store_path or f"runs/{variant}.db")
+    deals = parse_range(deal_range, numbering) if deal_range else None
+    if deals is not None:
+        solve_missing(store, variant, numbering, deals, time_limit, jobs)
+    check_store(store, variant, numbering)
+    shortener = Shortener(minimal_seconds)
+    folder, today = catalogue_directory(directory), date.today()
+    records = solved_records(store, deals)
+    with closing(tier_candidates(records, variant, numbering, tier, shortener)) as candidates:
+        report = build_catalogue(candidates, folder, variant, tier, count, today, since and parse_date(since))
     for reason in report.refused:
         click.echo(f"refused {reason}", err=True)
     click.echo(f"{report.path}: {report.kept} kept, {report.added} added, {len(report.lengths)} entries")
+    if len(report.lengths) < count:
+        click.echo(
+            f"only {len(report.lengths)} {variant} {tier} deals in {store}: widen --deals to reach {count}"
+        )
+    click.echo(
+        f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
+        f"{shortener.moves_saved} moves saved"
+    )
     click.echo(length_summary(report.lengths))
 
 
@@ -166,3 +211,6 @@ def check(deal, variant, numbering, directory, then_solve, time_limit):
         deal_board(variant, number, numbering), Rules(variant), Limits(time_limit=time_limit)
     )
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")
+
+
+COMMANDS = (catalogue, daily, check)
