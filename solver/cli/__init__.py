@@ -11,7 +11,7 @@ import click
 from solver import __version__
 from solver.errors import YukonError
 
-COMMAND_MODULES = ("deals", "solving", "results")
+COMMAND_MODULES = ("deals", "solving", "results", "player")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
