@@ -143,9 +143,19 @@ def count_failures(deal: int, rules: Rules, numbering: str, series: RatingSeries
 
 
 def run_plays(
-    deals, rules: Rules, numbering: str, store_path, series: PlaySeries, jobs=None, progress=True, stream=None
+    deals,
+    rules: Rules,
+    numbering: str,
+    store_path,
+    series: PlaySeries,
+    jobs=None,
+    progress=True,
+    stream=None,
+    *,
+    play_one=play_games,
 ) -> RunReport:
-    """Play ``series`` on every deal of ``deals`` that lacks one of its games in the store."""
+    """Play ``series`` on every deal of ``deals`` that lacks one of its games in the store.
+    ``play_one`` (module-level: it is sent to the workers) is ``play_games`` but in tests."""
     stream = sys.stderr if stream is None else stream
     deals = checked_range(deals, rules, numbering)
     with Store.open_for_run(store_path, rules, numbering) as store:
@@ -160,9 +170,7 @@ def run_plays(
                 check_line(game, rules)
             store.write_plays(rows)
 
-        return run_on_pool(
-            pending, jobs, (rules, numbering, series, play_games), store_games, progress, stream
-        )
+        return run_on_pool(pending, jobs, (rules, numbering, series, play_one), store_games, progress, stream)
 
 
 def run_ratings(
