@@ -109,9 +109,11 @@ class Sampling:
             return World(board, world.line[1:])
         return self.solved(board, rules)
 
-    def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]:
+    def play(self, board: Board, rules: Rules, seed: int, observe=None) -> tuple[bool, list[Move]]:
         """A whole game from ``board``: (won, its moves, each played on the reference engine).
-        When no world is won any more, the greedy player (same seed) finishes the game."""
+        When no world is won any more, the greedy player (same seed) finishes the game.
+        ``observe(board, move, confidence)``, when given, sees each of sampling's own moves
+        before it is played (benchmarks log confidence against the truth with it)."""
         rng = random.Random(seed)
         worlds = self.fresh_worlds(view_of(board, rules), rng, self.samples)
         moves: list[Move] = []
@@ -122,6 +124,8 @@ class Sampling:
             move, after = self.evaluate(view_of(board, rules), worlds)
             if move is None:
                 break
+            if observe is not None:
+                observe(board, move, sum(world.line is not None for world in after) / len(after))
             board = reference.apply_move(board, move, rules)
             moves.append(move)
             worlds = self.kept_worlds(after, view_of(board, rules), rng)
