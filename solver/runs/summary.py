@@ -176,8 +176,8 @@ def player_lines(summary: dict) -> list[str]:
         lines += [
             f"Policy {policy['policy']} ({settings}): {policy['games']} games on {policy['deals']} deals",
             f"  won:               {rate_text(policy['win_rate'])} of games",
-            f"  solvable deals:    {rate_text(policy['on_solvable'])} of their games; "
-            f"{rate_text(policy['solvable_deals_won'])} of them won at least once",
+            f"  solvable deals:    {rate_text(policy['on_solvable'])} of their games",
+            f"                     {rate_text(policy['solvable_deals_won'])} of them won at least once",
         ]
         if policy["wins_on_unsolvable"]:
             lines.append(
