@@ -120,6 +120,11 @@ def test_play_rate_and_stats(tmp_path):
         (["play", "0-3", "--policy", "greedy"], "error: "),
         (["rate", "1-3", "--runs", 0], "error: --runs must be a positive integer, not 0"),
         (["rate", "1-3", "--time-limit", 0], "error: --time-limit 0.0 must be a positive number"),
+        (
+            ["play", "1-3", "--policy", "greedy", "--jobs", 0],
+            "error: --jobs must be a positive integer, not 0",
+        ),
+        (["rate", "1-3", "--jobs", 0], "error: --jobs must be a positive integer, not 0"),
     ],
 )
 def test_play_and_rate_refuse_bad_input_and_write_nothing(tmp_path, args, message):

@@ -157,12 +157,17 @@ def run_plays(
     """Play ``series`` on every deal of ``deals`` that lacks one of its games in the store.
     ``play_one`` (module-level: it is sent to the workers) is ``play_games`` but in tests."""
     stream = sys.stderr if stream is None else stream
-    deals = checked_range(deals, rules, numbering)
+    deals, jobs = checked_range(deals, rules, numbering), checked_jobs(jobs)
     with Store.open_for_run(store_path, rules, numbering) as store:
         pending = store.pending_plays(deals, series.policy, series.settings_text, series.seed, series.runs)
-        say(progress, stream, f"{rules.label()} ({numbering}): {deals.count} deals in range, "
-            f"{deals.count - len(pending)} already played in {store_path}, playing {len(pending)} "
-            f"({series.runs} {series.policy} games each)")  # fmt: skip
+        already = f"{deals.count - len(pending)} already played in {store_path}"
+        games = f"{series.runs} {series.policy} games each"
+        label = f"{rules.label()} ({numbering})"
+        say(
+            progress,
+            stream,
+            f"{label}: {deals.count} deals in range, {already}, playing {len(pending)} ({games})",
+        )
 
         def store_games(work: DealWork) -> None:
             rows = [play_row(game, series, run) for run, game in enumerate(work.games)]
@@ -186,7 +191,7 @@ def run_ratings(
 ) -> RunReport:
     """Solve what the store lacks of ``deals``, then rate every stored deal of them."""
     stream = sys.stderr if stream is None else stream
-    deals = checked_range(deals, rules, numbering)
+    deals, jobs = checked_range(deals, rules, numbering), checked_jobs(jobs)
     check_count("--runs", series.runs)
     check_seed(series.seed)
     solving = run_batch(
@@ -216,8 +221,6 @@ def run_on_pool(pending: list[int], jobs, arguments, store_work, progress: bool,
     """Send ``pending`` deals to at most ``jobs`` workers (``arguments``: rules, numbering,
     series, worker function) and hand each deal's work to ``store_work``; errors are
     reported, not stored."""
-    jobs = default_jobs() if jobs is None else jobs
-    check_count("--jobs", jobs)
     report = RunReport(to_do=len(pending))
     if not pending:
         return report
@@ -242,8 +245,12 @@ def run_on_pool(pending: list[int], jobs, arguments, store_work, progress: bool,
         report.interrupted_by = None if completed else stop.signal
     report.seconds = time.monotonic() - started
     if report.interrupted_by is not None:
-        say(True, stream, f"stopped: {report.done} deals saved, {report.to_do - report.done} left; "
-            "run the same command again to resume")  # fmt: skip
+        left = report.to_do - report.done
+        say(
+            True,
+            stream,
+            f"stopped: {report.done} deals saved, {left} left; run the same command again to resume",
+        )
     return report
 
 
@@ -288,6 +295,13 @@ def check_line(game: PlayRecord, rules: Rules) -> None:
     final = final_position(deal_board(rules.variant, game.deal, game.numbering), game.line.split(), rules)
     if is_won(final) != game.won:
         raise RuntimeError(f"deal {game.deal}: the {game.policy} game's line does not replay as recorded")
+
+
+def checked_jobs(jobs: int | None) -> int:
+    """``jobs``, or every usable core when None; YukonError unless positive."""
+    jobs = default_jobs() if jobs is None else jobs
+    check_count("--jobs", jobs)
+    return jobs
 
 
 def checked_range(deals, rules: Rules, numbering: str):
