@@ -7,6 +7,7 @@ and hint latency.
     python benchmarks/bench_player.py hint --variant yukon --deals 1-20 [--policy greedy]
     python benchmarks/bench_player.py stores --runs-dir /work/player-runs
     python benchmarks/bench_player.py blunders --variant yukon --deals 1-30 --samples 16
+    python benchmarks/bench_player.py fusion --variant yukon --deals 1-50 --plan-plies 4
 
 ``stores`` reads the stores and the timings a run of ``yukon rate`` / ``yukon play`` left in
 ``--runs-dir`` (``<variant>.db``, ``timings.jsonl``: one {"step", "wall", "command"} line a
@@ -14,7 +15,10 @@ command) and writes their compact summary to ``benchmarks/results/player_runs.js
 ``blunders`` plays sampling games and, before each of its moves, asks the thoughtful solver
 (which sees every card) whether the true position was solvable before and after the move:
 a blunder turns a solvable position into a proved unsolvable one; it reports them by the
-confidence sampling had in the move (``player_blunders_<variant>.json``).
+confidence sampling had in the move (``player_blunders_<variant>.json``). ``fusion`` plays
+each deal with plain sampling and with ``plan_plies`` (a move scores only the worlds sharing
+the commonest plan after it: see ``solver/player/sampling.py``), same seed and budgets
+(``player_fusion_<variant>.json``).
 
 ``calibrate`` solves each deal (``--time-limit``), rates the solvable ones with the greedy
 player (R runs), appends one JSON line per deal to ``--rows`` (run it again to resume), then
@@ -285,11 +289,46 @@ def blunders(args) -> None:
     write_json(RESULTS / f"player_blunders_{args.variant}.json", summary)
 
 
+def fusion(args) -> None:
+    """Plain sampling against sampling that scores only a shared plan, deal by deal."""
+    rules = Rules(args.variant)
+    players = {
+        "plain": Sampling(samples=args.samples, max_nodes=args.max_nodes),
+        "plan": Sampling(samples=args.samples, max_nodes=args.max_nodes, plan_plies=args.plan_plies),
+    }
+    rows = []
+    for deal in parse_deals(args.deals):
+        row = {"deal": deal}
+        for name, player in players.items():
+            started = time.perf_counter()
+            row[name] = player.play(deal_board(args.variant, deal), rules, args.seed)[0]
+            row[f"{name}_seconds"] = time.perf_counter() - started
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr)
+    summary = {
+        "benchmark": "bench_player fusion",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "variant": args.variant,
+        "seed": args.seed,
+        "settings": {name: player.settings() for name, player in players.items()},
+        "deals": len(rows),
+        "wins": {name: sum(row[name] for row in rows) for name in players},
+        "only_plain_won": [row["deal"] for row in rows if row["plain"] and not row["plan"]],
+        "only_plan_won": [row["deal"] for row in rows if row["plan"] and not row["plain"]],
+        "seconds_per_game": {name: percentiles([row[f"{name}_seconds"] for row in rows]) for name in players},
+        "rows": rows,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "rows"}, indent=1))
+    write_json(RESULTS / f"player_fusion_{args.variant}.json", summary)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("task", choices=("calibrate", "compare", "hint", "stores", "blunders"))
+    parser.add_argument("task", choices=("calibrate", "compare", "hint", "stores", "blunders", "fusion"))
     parser.add_argument("--variant", default="yukon")
     parser.add_argument("--deals", default="1-100")
     parser.add_argument("--runs", type=int, default=16)
@@ -300,10 +339,11 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=10_000)
     parser.add_argument("--rows", help="the resumable JSON-lines file of calibrate")
     parser.add_argument("--policy", default="sampling", help="hint: the policy timed")
+    parser.add_argument("--plan-plies", type=int, default=4, help="fusion: plies of the shared plan")
     parser.add_argument("--runs-dir", default="/work/player-runs", help="stores: where the runs are")
     args = parser.parse_args()
     tasks = {"calibrate": calibrate, "compare": compare, "hint": hint_latency, "stores": store_runs}
-    (tasks | {"blunders": blunders})[args.task](args)
+    (tasks | {"blunders": blunders, "fusion": fusion})[args.task](args)
 
 
 if __name__ == "__main__":

@@ -190,3 +190,15 @@ def forced_win_played() -> Board:
     board = forced_win()
     _won, moves = Greedy().play(board, YUKON, 0)
     return reference.replay(board, moves, YUKON)
+
+
+def test_a_shared_plan_counts_fewer_worlds_and_does_not_peek():
+    planner = Sampling(samples=4, max_nodes=3000, plan_plies=3)
+    rng = random.Random(3)
+    for board in positions(YUKON, deals=(2,), prefixes=(0, 10)):
+        view = view_of(board, YUKON)
+        worlds = planner.fresh_worlds(view, random.Random(1), planner.samples)
+        move, after = planner.evaluate(view, worlds)
+        assert 0 < planner.score(after, YUKON) <= sum(world.line is not None for world in after)
+        assert planner.decide(view_of(permute_hidden(board, rng), YUKON), 5) == planner.decide(view, 5)
+    assert "plan_plies" not in Sampling().settings() and planner.settings()["plan_plies"] == 3
