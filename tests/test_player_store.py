@@ -1,6 +1,7 @@
 """The player's store tables: schema 2, the migration of a release 0.1.0 store, plays that
 resume after SIGKILL without duplicates, ratings beside verdicts."""
 
+import dataclasses
 import shutil
 import signal
 import sqlite3
@@ -17,9 +18,10 @@ from solver import store as store_module
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
-from solver.reference import is_won
+from solver.player.play import play_deal
+from solver.reference import IllegalMove, is_won
 from solver.result import Limits
-from solver.runs.play import RatingSeries, play_series, run_plays, run_ratings
+from solver.runs.play import RatingSeries, check_line, play_series, run_plays, run_ratings
 from solver.runs.summary import summarize
 from solver.store import Store
 
@@ -108,6 +110,16 @@ def test_plays_are_stored_replayable_and_not_repeated(tmp_path):
     assert (again.to_do, again.done) == (2, 2)
     with Store.open_existing(path) as store:
         assert store.plays()[: len(plays)] == plays and len(store.plays()) == 12
+
+
+def test_a_game_is_stored_only_if_its_line_replays_as_recorded():
+    game = play_deal(2, YUKON, "greedy", seed=1)
+    check_line(game, YUKON)
+    with pytest.raises(RuntimeError, match="does not replay as recorded"):
+        check_line(dataclasses.replace(game, won=not game.won), YUKON)
+    truncated = dataclasses.replace(game, line=" ".join(game.line.split()[1:]))
+    with pytest.raises(IllegalMove):
+        check_line(truncated, YUKON)
 
 
 BLOCKING_SCRIPT = """
