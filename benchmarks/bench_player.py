@@ -30,6 +30,7 @@ greedy player wins with other seeds (``--check-seed``). Results go to
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -49,7 +50,8 @@ from solver.result import SOLVED, Limits
 from solver.rules import Rules
 from solver.runs.summary import summarize
 from solver.solve import solve_position
-from solver.stats import percentile
+from solver.stats import percentile, rate_entry
+from solver.store import Store
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -210,6 +212,7 @@ def store_runs(args) -> None:
             "solver_time_limits": summary["time_limits"],
             "policies": summary["policies"],
             "tiers": summary["tiers"],
+            "greedy_on_the_deals_sampling_played": greedy_on_sampled_deals(store),
         }
     result = {
         "benchmark": "bench_player stores",
@@ -218,22 +221,31 @@ def store_runs(args) -> None:
         "machine": machine_info(),
         "note": "win_rate and on_solvable entries count games ('deals' there = games); "
         "core_seconds_per_game = wall seconds x --jobs / games (the machine was shared)",
-        "steps": [step | core_seconds(step, variants) for step in timings],
+        "steps": [step | core_seconds(step, runs_dir) for step in timings],
         "variants": variants,
     }
     print(json.dumps(result, indent=1))
     write_json(RESULTS / "player_runs.json", result)
 
 
-def core_seconds(step: dict, variants: dict) -> dict:
-    """Seconds of one core per game for a ``yukon play`` step."""
-    words = step["command"].split()
-    if words[1] != "play":
+def greedy_on_sampled_deals(store_path) -> dict:
+    """The greedy games' win rate (95% Wilson) on the deals the sampling policy played."""
+    with Store.open_existing(store_path) as store:
+        plays = store.plays()
+    sampled = {row["deal"] for row in plays if row["policy"] == "sampling"}
+    greedy = [row["won"] for row in plays if row["policy"] == "greedy" and row["deal"] in sampled]
+    return rate_entry(sum(greedy), len(greedy)) | {"sampled_deals": len(sampled)}
+
+
+def core_seconds(step: dict, runs_dir: Path) -> dict:
+    """Seconds of one core per game for a ``yukon play`` step, from the games it says it
+    played (its stderr: "playing N (R policy games each)")."""
+    said = re.search(r"playing (\d+) \((\d+) ", (runs_dir / f"{step['step']}.err").read_text())
+    if step["command"].split()[1] != "play" or said is None:
         return {}
-    variant, policy = words[words.index("--variant") + 1], words[words.index("--policy") + 1]
-    jobs = int(words[words.index("--jobs") + 1])
-    games = sum(row["games"] for row in variants[variant]["policies"] if row["policy"] == policy)
-    return {"games": games, "core_seconds_per_game": step["wall"] * jobs / games}
+    jobs = int(step["command"].split("--jobs ")[1].split()[0])
+    games = int(said[1]) * int(said[2])
+    return {"games": games, "core_seconds_per_game": step["wall"] * jobs / games if games else None}
 
 
 def blunders(args) -> None:
