@@ -4,7 +4,21 @@ and hint latency.
     python benchmarks/bench_player.py calibrate --variant yukon --deals 1-2500 --runs 16
     python benchmarks/bench_player.py calibrate --variant russian --deals 1-40000 --runs 16
     python benchmarks/bench_player.py compare --variant yukon --deals 1-40 --samples 16
-    python benchmarks/bench_player.py hint --variant yukon --deals 1-20
+    python benchmarks/bench_player.py hint --variant yukon --deals 1-20 [--policy greedy]
+    python benchmarks/bench_player.py stores --runs-dir /work/player-runs
+    python benchmarks/bench_player.py blunders --variant yukon --deals 1-30 --samples 16
+    python benchmarks/bench_player.py fusion --variant yukon --deals 1-50 --plan-plies 4
+
+``stores`` reads the stores and the timings a run of ``yukon rate`` / ``yukon play`` left in
+``--runs-dir`` (``<variant>.db``, ``timings.jsonl``: one {"step", "wall", "command"} line a
+command) and writes their compact summary to ``benchmarks/results/player_runs.json``.
+``blunders`` plays sampling games and, before each of its moves, asks the thoughtful solver
+(which sees every card) whether the true position was solvable before and after the move:
+a blunder turns a solvable position into a proved unsolvable one; it reports them by the
+confidence sampling had in the move (``player_blunders_<variant>.json``). ``fusion`` plays
+each deal with plain sampling and with ``plan_plies`` (a move scores only the worlds sharing
+the commonest plan after it: see ``solver/player/sampling.py``), same seed and budgets
+(``player_fusion_<variant>.json``).
 
 ``calibrate`` solves each deal (``--time-limit``), rates the solvable ones with the greedy
 player (R runs), appends one JSON line per deal to ``--rows`` (run it again to resume), then
@@ -16,6 +30,7 @@ greedy player wins with other seeds (``--check-seed``). Results go to
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -23,15 +38,20 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 
+from solver import reference
 from solver.numbering import deal_board
 from solver.player.difficulty import TIERS, rate_solved, tier_of
 from solver.player.greedy import Greedy
 from solver.player.hint import hint
+from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
 from solver.result import SOLVED, Limits
 from solver.rules import Rules
+from solver.runs.summary import summarize
 from solver.solve import solve_position
+from solver.stats import percentile, rate_entry
+from solver.store import Store
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -145,35 +165,182 @@ def compare(args) -> None:
 
 
 def hint_latency(args) -> None:
-    """Seconds for a default sampling hint at the opening of each deal (after one warm-up)."""
+    """Seconds for a hint (``--policy``, default settings) at the opening of each deal and
+    after 10 moves of a greedy game (after one warm-up)."""
     rules = Rules(args.variant)
-    hint(deal_board(args.variant, 1), rules)
+    policy = make_policy(args.policy)
+    hint(deal_board(args.variant, 1), rules, args.policy)
     seconds = []
     for deal in parse_deals(args.deals):
-        board = deal_board(args.variant, deal)
-        started = time.perf_counter()
-        answer = hint(board, rules, seed=deal)
-        seconds.append(time.perf_counter() - started)
-        print(f"{deal}: {answer.text()} [{seconds[-1]:.3f} s]", file=sys.stderr)
+        opening = deal_board(args.variant, deal)
+        _won, moves = Greedy().play(opening, rules, deal)
+        for board in (opening, reference.replay(opening, moves[:10], rules)):
+            if reference.is_won(board) or not reference.legal_moves(board, rules):
+                continue
+            started = time.perf_counter()
+            answer = hint(board, rules, args.policy, seed=deal)
+            seconds.append(time.perf_counter() - started)
+            print(f"{deal}: {answer.text()} [{seconds[-1]:.3f} s]", file=sys.stderr)
+    ordered = sorted(seconds)
     summary = {
         "benchmark": "bench_player hint",
         "command": command_line(),
         "date": now(),
         "machine": machine_info(),
         "variant": args.variant,
-        "settings": Sampling().settings(),
+        "policy": args.policy,
+        "settings": policy.settings(),
+        "positions": len(seconds),
         "hidden_cards_at_opening": view_of(deal_board(args.variant, 1), rules).hidden_count,
-        "seconds": percentiles(seconds),
+        "seconds": percentiles(seconds) | {"p95": percentile(ordered, 0.95)},
     }
     print(json.dumps(summary["seconds"], indent=1))
-    write_json(RESULTS / f"player_hint_{args.variant}.json", summary)
+    write_json(RESULTS / f"player_hint_{args.policy}_{args.variant}.json", summary)
+
+
+def store_runs(args) -> None:
+    """The compact summary of the ``yukon rate`` / ``yukon play`` runs in ``--runs-dir``."""
+    runs_dir = Path(args.runs_dir)
+    timings = [json.loads(line) for line in (runs_dir / "timings.jsonl").open() if line.startswith("{")]
+    variants = {}
+    for store in sorted(runs_dir.glob("*.db")):
+        summary = summarize(store)
+        variants[store.stem] = {
+            "deals": summary["deals"],
+            "counts": summary["counts"],
+            "thoughtful_win_rate": summary["win_rate"]["decided"],
+            "solver_time_limits": summary["time_limits"],
+            "policies": summary["policies"],
+            "tiers": summary["tiers"],
+            "greedy_on_the_deals_sampling_played": greedy_on_sampled_deals(store),
+        }
+    result = {
+        "benchmark": "bench_player stores",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "note": "win_rate and on_solvable entries count games ('deals' there = games); "
+        "core_seconds_per_game = wall seconds x --jobs / games (the machine was shared)",
+        "steps": [step | core_seconds(step, runs_dir) for step in timings],
+        "variants": variants,
+    }
+    print(json.dumps(result, indent=1))
+    write_json(RESULTS / "player_runs.json", result)
+
+
+def greedy_on_sampled_deals(store_path) -> dict:
+    """The greedy games' win rate (95% Wilson) on the deals the sampling policy played."""
+    with Store.open_existing(store_path) as store:
+        plays = store.plays()
+    sampled = {row["deal"] for row in plays if row["policy"] == "sampling"}
+    greedy = [row["won"] for row in plays if row["policy"] == "greedy" and row["deal"] in sampled]
+    return rate_entry(sum(greedy), len(greedy)) | {"sampled_deals": len(sampled)}
+
+
+def core_seconds(step: dict, runs_dir: Path) -> dict:
+    """Seconds of one core per game for a ``yukon play`` step, from the games it says it
+    played (its stderr: "playing N (R policy games each)")."""
+    said = re.search(r"playing (\d+) \((\d+) ", (runs_dir / f"{step['step']}.err").read_text())
+    if step["command"].split()[1] != "play" or said is None:
+        return {}
+    jobs = int(step["command"].split("--jobs ")[1].split()[0])
+    games = int(said[1]) * int(said[2])
+    return {"games": games, "core_seconds_per_game": step["wall"] * jobs / games if games else None}
+
+
+def blunders(args) -> None:
+    """Sampling's confidence in each of its moves against the truth: was the true position
+    solvable before the move, and after it?"""
+    rules = Rules(args.variant)
+    sampling = Sampling(samples=args.samples, max_nodes=args.max_nodes)
+    limits = Limits(time_limit=args.time_limit)
+    moves = []
+
+    def observe(board, move, confidence):
+        after = reference.apply_move(board, move, rules)
+        statuses = [solve_position(position, rules, limits).status for position in (board, after)]
+        moves.append({"confidence": confidence, "before": statuses[0], "after": statuses[1]})
+
+    games = []
+    for deal in parse_deals(args.deals):
+        first = len(moves)
+        won, _line = sampling.play(deal_board(args.variant, deal), rules, args.seed, observe)
+        games.append({"deal": deal, "won": won, "sampling_moves": len(moves) - first})
+        print(json.dumps(games[-1]), file=sys.stderr)
+    decided = [move for move in moves if move["before"] == SOLVED and move["after"] in (SOLVED, "unsolvable")]
+    bins = {}
+    for low in (0.0, 0.5, 0.75, 0.9, 1.0):
+        members = [move for move in decided if move["confidence"] >= low]
+        bins[f">= {low}"] = {
+            "moves": len(members),
+            "blunders": sum(move["after"] == "unsolvable" for move in members),
+        }
+    summary = {
+        "benchmark": "bench_player blunders",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "variant": args.variant,
+        "settings": sampling.settings(),
+        "seed": args.seed,
+        "truth_time_limit": args.time_limit,
+        "games": len(games),
+        "won": sum(game["won"] for game in games),
+        "sampling_moves": len(moves),
+        "moves_from_solvable_with_decided_after": len(decided),
+        "blunders_by_confidence_at_least": bins,
+        "moves_by_truth": {
+            f"{before} -> {after}": sum(
+                1 for move in moves if (move["before"], move["after"]) == (before, after)
+            )
+            for before, after in sorted({(move["before"], move["after"]) for move in moves})
+        },
+        "games_detail": games,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "games_detail"}, indent=1))
+    write_json(RESULTS / f"player_blunders_{args.variant}.json", summary)
+
+
+def fusion(args) -> None:
+    """Plain sampling against sampling that scores only a shared plan, deal by deal."""
+    rules = Rules(args.variant)
+    players = {
+        "plain": Sampling(samples=args.samples, max_nodes=args.max_nodes),
+        "plan": Sampling(samples=args.samples, max_nodes=args.max_nodes, plan_plies=args.plan_plies),
+    }
+    rows = []
+    for deal in parse_deals(args.deals):
+        row = {"deal": deal}
+        for name, player in players.items():
+            started = time.perf_counter()
+            row[name] = player.play(deal_board(args.variant, deal), rules, args.seed)[0]
+            row[f"{name}_seconds"] = time.perf_counter() - started
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr)
+    summary = {
+        "benchmark": "bench_player fusion",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "variant": args.variant,
+        "seed": args.seed,
+        "settings": {name: player.settings() for name, player in players.items()},
+        "deals": len(rows),
+        "wins": {name: sum(row[name] for row in rows) for name in players},
+        "only_plain_won": [row["deal"] for row in rows if row["plain"] and not row["plan"]],
+        "only_plan_won": [row["deal"] for row in rows if row["plan"] and not row["plain"]],
+        "seconds_per_game": {name: percentiles([row[f"{name}_seconds"] for row in rows]) for name in players},
+        "rows": rows,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "rows"}, indent=1))
+    write_json(RESULTS / f"player_fusion_{args.variant}.json", summary)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("task", choices=("calibrate", "compare", "hint"))
+    parser.add_argument("task", choices=("calibrate", "compare", "hint", "stores", "blunders", "fusion"))
     parser.add_argument("--variant", default="yukon")
     parser.add_argument("--deals", default="1-100")
     parser.add_argument("--runs", type=int, default=16)
@@ -183,8 +350,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--max-nodes", type=int, default=10_000)
     parser.add_argument("--rows", help="the resumable JSON-lines file of calibrate")
+    parser.add_argument("--policy", default="sampling", help="hint: the policy timed")
+    parser.add_argument("--plan-plies", type=int, default=4, help="fusion: plies of the shared plan")
+    parser.add_argument("--runs-dir", default="/work/player-runs", help="stores: where the runs are")
     args = parser.parse_args()
-    {"calibrate": calibrate, "compare": compare, "hint": hint_latency}[args.task](args)
+    tasks = {"calibrate": calibrate, "compare": compare, "hint": hint_latency, "stores": store_runs}
+    (tasks | {"blunders": blunders, "fusion": fusion})[args.task](args)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,12 @@ ignore it) holds the deals runs are solving now, so concurrent runs share a rang
 Table ``meta`` names the rule set and numbering the store was made for; opening it for a
 different rule set is refused before anything is written.
 
+Schema version 2 adds the player's tables (see "plays and ratings" below): ``plays``, one
+row per game a policy played, and ``ratings``, one row per difficulty rating. A version 1
+store opened for a run is migrated in one transaction (the tables are added, the meta key
+``schema`` becomes 2, no row changes); read-only opening leaves it as it is and reads no
+plays or ratings from it.
+
 The columns of ``results`` are the fields of ``solver.record.Record``, their SQL types read
 from the fields' types, and rows are converted by the record (see there why a large deal
 number is stored as text: the ``deal`` column has no type affinity). This module is the only
@@ -47,7 +53,9 @@ from solver.result import SOLVED, UNKNOWN
 from solver.rules import Rules
 
 FORMAT = "yukon-solver results"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+# Versions this release opens: 1 (release 0.1.0, no player tables) is migrated on open for a run.
+READABLE_SCHEMAS = ("1", SCHEMA_VERSION)
 BUSY_TIMEOUT_SECONDS = 60.0
 # Deals per query when walking a range against the store.
 RANGE_BLOCK = 10_000
@@ -103,6 +111,56 @@ CLAIMED, DONE, BUSY = "claimed", "done", "busy"
 
 RULE_KEY = "variant = ? AND foundation_return = ? AND numbering = ?"
 
+# ---- plays and ratings (schema 2) -----------------------------------------------------------
+# ``plays``: one game of ``policy`` (``settings``: its settings as sorted JSON) on ``deal``,
+# run ``run`` of a series drawn from ``seed`` (the game's own seed is ``game_seed``); a won
+# ``line`` was replayed as a win on the reference engine before it was stored.
+# ``ratings``: the greedy reference player's ``failures`` over ``runs`` runs drawn from
+# ``seed``, the ``tier`` (NULL: not proved solvable) and the verdict it was rated beside.
+PLAY_COLUMNS = (
+    "variant", "foundation_return", "numbering", "deal", "policy", "settings", "seed", "run",
+    "game_seed", "won", "moves", "line", "solver_version", "finished_at",
+)  # fmt: skip
+RATING_COLUMNS = (
+    "variant", "foundation_return", "numbering", "deal", "runs", "seed", "failures", "tier",
+    "status", "thoughtful_length", "solver_nodes", "solver_version", "rated_at",
+)  # fmt: skip
+PLAYER_SCHEMA = """
+CREATE TABLE plays (
+    variant TEXT NOT NULL,
+    foundation_return INTEGER NOT NULL,
+    numbering TEXT NOT NULL,
+    deal NOT NULL,
+    policy TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    run INTEGER NOT NULL,
+    game_seed INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    solver_version TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    PRIMARY KEY (variant, foundation_return, numbering, deal, policy, settings, seed, run)
+);
+CREATE TABLE ratings (
+    variant TEXT NOT NULL,
+    foundation_return INTEGER NOT NULL,
+    numbering TEXT NOT NULL,
+    deal NOT NULL,
+    runs INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    failures INTEGER NOT NULL,
+    tier TEXT CHECK (tier IN ('easy', 'normal', 'hard')),
+    status TEXT NOT NULL,
+    thoughtful_length INTEGER,
+    solver_nodes INTEGER NOT NULL,
+    solver_version TEXT NOT NULL,
+    rated_at TEXT NOT NULL,
+    PRIMARY KEY (variant, foundation_return, numbering, deal, runs, seed)
+);
+"""
+
 
 class Store:
     """An open results store. Use ``open_for_run`` to add results, ``open_existing`` to read
@@ -155,6 +213,8 @@ class Store:
                         meta = initialise(connection, rules, numbering)
                     else:
                         check_meta_matches(meta, rules, numbering, path)
+                if meta["schema"] != SCHEMA_VERSION:
+                    meta = migrate(connection, meta)
                 connection.execute(CLAIMS_SCHEMA)
                 connection.execute("COMMIT")
         except BaseException:
@@ -379,6 +439,123 @@ class Store:
     def column(self, sql: str, parameters=()) -> list:
         return [value for (value,) in self.fetch(sql, parameters)]
 
+    # ---- plays and ratings (schema 2) ----------------------------------------------------
+
+    def has_player_tables(self) -> bool:
+        """False for a schema 1 store opened read-only (it has no plays or ratings)."""
+        return bool(self.fetch("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'plays'"))
+
+    def write_plays(self, plays: list[dict]) -> None:
+        """Store games (dicts keyed by PLAY_COLUMNS after the rule set) in one transaction;
+        a game already stored under the same key is replaced by its identical replay."""
+        self.write_rows("plays", PLAY_COLUMNS, plays)
+
+    def write_rating(self, rating: dict) -> None:
+        """Store one rating (a dict keyed by RATING_COLUMNS after the rule set) in its own
+        transaction, replacing an earlier rating of the deal with the same runs and seed."""
+        self.write_rows("ratings", RATING_COLUMNS, [rating])
+
+    def write_rows(self, table: str, columns: tuple[str, ...], rows: list[dict]) -> None:
+        values = [(*self.key, encode_deal(row["deal"]), *(row[name] for name in columns[4:])) for row in rows]
+        placeholders = ", ".join("?" * len(columns))
+        with translated(self.path, "cannot write to"):
+            self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                self.connection.executemany(
+                    f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})", values
+                )
+                self.connection.execute("COMMIT")
+            except BaseException:
+                with suppress(sqlite3.Error):
+                    self.connection.execute("ROLLBACK")
+                raise
+
+    def pending_plays(self, deals, policy: str, settings: str, seed: int, runs: int) -> list[int]:
+        """The deals of a DealRange lacking one of runs 0..runs-1 of this series."""
+        pending = []
+        for first, last in blocks(deals):
+            stored = dict(
+                self.fetch(
+                    f"SELECT deal, COUNT(*) FROM plays WHERE {RULE_KEY} AND policy = ? AND settings = ? "
+                    "AND seed = ? AND run < ? AND deal BETWEEN ? AND ? GROUP BY deal",
+                    (*self.key, policy, settings, seed, runs, encode_deal(first), encode_deal(last)),
+                )
+            )
+            pending += [deal for deal in range(first, last + 1) if stored.get(encode_deal(deal), 0) < runs]
+        return pending
+
+    def pending_ratings(self, deals, runs: int, seed: int) -> list[tuple[int, str, int, int]]:
+        """(deal, status, solution_length, nodes) of every stored result in a DealRange with
+        no rating of this runs and seed, or one made beside another verdict."""
+        pending = []
+        for first, last in blocks(deals):
+            pending += [
+                (decode_deal(deal), *figures)
+                for deal, *figures in self.fetch(
+                    "SELECT r.deal, r.status, r.solution_length, r.nodes FROM results r "
+                    "LEFT JOIN ratings g ON g.variant = r.variant AND g.foundation_return = "
+                    "r.foundation_return AND g.numbering = r.numbering AND g.deal = r.deal "
+                    "AND g.runs = ? AND g.seed = ? "
+                    "WHERE r.variant = ? AND r.foundation_return = ? AND r.numbering = ? "
+                    "AND r.deal BETWEEN ? AND ? AND (g.deal IS NULL OR g.status != r.status) ORDER BY r.deal",
+                    (runs, seed, *self.key, encode_deal(first), encode_deal(last)),
+                )
+            ]
+        return pending
+
+    def plays(self) -> list[dict]:
+        """Every stored game, by deal, policy, settings, seed and run."""
+        if not self.has_player_tables():
+            return []
+        rows = self.fetch(
+            f"SELECT {', '.join(PLAY_COLUMNS)} FROM plays ORDER BY deal, policy, settings, seed, run"
+        )
+        return [dict(zip(PLAY_COLUMNS, row)) | {"deal": decode_deal(row[3])} for row in rows]
+
+    def ratings(self) -> list[dict]:
+        """Every stored rating, by deal, runs and seed."""
+        if not self.has_player_tables():
+            return []
+        rows = self.fetch(f"SELECT {', '.join(RATING_COLUMNS)} FROM ratings ORDER BY deal, runs, seed")
+        return [dict(zip(RATING_COLUMNS, row)) | {"deal": decode_deal(row[3])} for row in rows]
+
+    def policy_figures(self) -> list[dict]:
+        """Per policy and settings: games and wins, on all deals, on deals the store holds as
+        solved (and how many of those deals were won at least once), and on deals it holds
+        as unsolvable (a win there would contradict the verdict)."""
+        if not self.has_player_tables():
+            return []
+        names = (
+            "policy", "settings", "games", "wins", "deals", "solvable_games", "solvable_wins",
+            "solvable_deals", "solvable_deals_won", "unsolvable_wins",
+        )  # fmt: skip
+        rows = self.fetch(
+            "SELECT p.policy, p.settings, COUNT(*), SUM(p.won), COUNT(DISTINCT p.deal), "
+            "SUM(r.status = 'solved'), SUM(p.won AND r.status = 'solved'), "
+            "COUNT(DISTINCT CASE WHEN r.status = 'solved' THEN p.deal END), "
+            "COUNT(DISTINCT CASE WHEN r.status = 'solved' AND p.won THEN p.deal END), "
+            "SUM(p.won AND r.status = 'unsolvable') "
+            "FROM plays p LEFT JOIN results r ON r.variant = p.variant AND r.foundation_return = "
+            "p.foundation_return AND r.numbering = p.numbering AND r.deal = p.deal "
+            f"WHERE p.{RULE_KEY.replace(' AND ', ' AND p.')} GROUP BY p.policy, p.settings ORDER BY 1, 2",
+            self.key,
+        )
+        return [dict(zip(names, (*row[:2], *(value or 0 for value in row[2:])))) for row in rows]
+
+    def tier_figures(self) -> list[dict]:
+        """Per (runs, seed) of the ratings: deals by tier (None: not proved solvable)."""
+        if not self.has_player_tables():
+            return []
+        rows = self.fetch(
+            f"SELECT runs, seed, tier, COUNT(*) FROM ratings WHERE {RULE_KEY} "
+            "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            self.key,
+        )
+        series: dict[tuple[int, int], dict] = {}
+        for runs, seed, tier, count in rows:
+            series.setdefault((runs, seed), {})[tier] = count
+        return [{"runs": runs, "seed": seed, "tiers": tiers} for (runs, seed), tiers in series.items()]
+
 
 # ---- helpers ------------------------------------------------------------------------------
 
@@ -448,10 +625,10 @@ def read_meta(connection: sqlite3.Connection, path: Path, allow_empty: bool) -> 
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     if meta.get("format") != FORMAT:
         raise YukonError(f"{path} is an SQLite database but not a yukon-solver results store")
-    if meta.get("schema") != SCHEMA_VERSION:
+    if meta.get("schema") not in READABLE_SCHEMAS:
         raise YukonError(
             f"results store {path} has schema version {meta.get('schema')}; "
-            f"this solver reads version {SCHEMA_VERSION}"
+            f"this solver reads versions {', '.join(READABLE_SCHEMAS)}"
         )
     missing = [key for key in ("variant", "foundation_return", "numbering") if key not in meta]
     if missing:
@@ -508,9 +685,7 @@ def check_values(connection: sqlite3.Connection, path: Path) -> None:
 
 
 def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            connection.execute(statement)
+    run_script(connection, SCHEMA + PLAYER_SCHEMA)
     meta = {
         "format": FORMAT,
         "schema": SCHEMA_VERSION,
@@ -522,6 +697,28 @@ def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> 
     }
     connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
     return meta
+
+
+def migrate(connection: sqlite3.Connection, meta: dict) -> dict:
+    """Bring a schema 1 store to schema 2 inside the caller's transaction: add the player's
+    tables and set the version; no existing row changes."""
+    run_script(connection, PLAYER_SCHEMA)
+    connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+    return meta | {"schema": SCHEMA_VERSION}
+
+
+def blocks(deals) -> Iterator[tuple[int, int]]:
+    """The intervals of a DealRange cut into RANGE_BLOCK-deal pieces."""
+    for first, last in deals.intervals:
+        for start in range(first, last + 1, RANGE_BLOCK):
+            yield start, min(last, start + RANGE_BLOCK - 1)
+
+
+def run_script(connection: sqlite3.Connection, script: str) -> None:
+    """Execute ``;``-separated statements inside the caller's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            connection.execute(statement)
 
 
 # ---- export -------------------------------------------------------------------------------

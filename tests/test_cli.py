@@ -396,7 +396,24 @@ def test_every_command_module_is_registered():
         for name in COMMAND_MODULES
         for command in importlib.import_module(f"solver.cli.{name}").COMMANDS
     }
-    assert listed == set(main.commands) == {"deal", "replay", "solve", "stats", "export", "verify"}
+    assert (
+        listed
+        == set(main.commands)
+        == {
+            "deal",
+            "replay",
+            "solve",
+            "stats",
+            "export",
+            "verify",
+            "hint",
+            "play",
+            "rate",
+            "catalogue",
+            "daily",
+            "check",
+        }
+    )
 
 
 def test_top_level_help_lists_commands():

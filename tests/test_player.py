@@ -109,11 +109,12 @@ def test_every_hint_is_a_legal_move(policy):
 
 
 def test_a_hint_says_when_no_move_remains_and_when_the_position_looks_lost():
-    stuck = position_after(2, RUSSIAN, "")
+    stuck = deal_board("russian", 2)
     while reference.legal_moves(stuck, RUSSIAN):
         stuck = reference.apply_move(stuck, reference.legal_moves(stuck, RUSSIAN)[0], RUSSIAN)
-    assert hint(stuck, RUSSIAN, **SMALL_SAMPLING).move is None
-    assert "no legal move" in hint(stuck, RUSSIAN, **SMALL_SAMPLING).reason
+    for policy in ("sampling", "greedy"):
+        with pytest.raises(YukonError, match="no legal move remains in this position"):
+            hint(stuck, RUSSIAN, policy)
     lost = deal_board("russian", 1)  # proved unsolvable by the solver
     answer = hint(lost, RUSSIAN, **SMALL_SAMPLING)
     if answer.confidence == 0:
@@ -167,7 +168,7 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
     "call, message",
     [
         (lambda: hint(forced_win_played(), YUKON), "already won"),
-        (lambda: position_after(12, YUKON, "1>F:AS 9>2:KH"), "--after: move"),
+        (lambda: position_after(deal_board("yukon", 12), YUKON, "1>F:AS 9>2:KH"), "--after: move"),
         (lambda: hint(deal_board("yukon", 1), YUKON, policy="oracle"), "unknown policy 'oracle'"),
         (lambda: rate(deal_board("yukon", 1), YUKON, runs=0), "runs must be a positive integer"),
         (lambda: make_policy("sampling", samples=0), "samples must be a positive integer"),
@@ -182,10 +183,22 @@ def test_bad_input_is_one_clear_yukon_error(call, message):
 def test_after_names_the_illegal_move_and_its_place():
     first = hint(deal_board("yukon", 12), YUKON, policy="greedy").move
     with pytest.raises(YukonError, match=r"--after: move 2 7>1:AS"):
-        position_after(12, YUKON, f"{first} 7>1:AS")
+        position_after(deal_board("yukon", 12), YUKON, f"{first} 7>1:AS")
 
 
 def forced_win_played() -> Board:
     board = forced_win()
     _won, moves = Greedy().play(board, YUKON, 0)
     return reference.replay(board, moves, YUKON)
+
+
+def test_a_shared_plan_counts_fewer_worlds_and_does_not_peek():
+    planner = Sampling(samples=4, max_nodes=3000, plan_plies=3)
+    rng = random.Random(3)
+    for board in positions(YUKON, deals=(2,), prefixes=(0, 10)):
+        view = view_of(board, YUKON)
+        worlds = planner.fresh_worlds(view, random.Random(1), planner.samples)
+        move, after = planner.evaluate(view, worlds)
+        assert 0 < planner.score(after, YUKON) <= sum(world.line is not None for world in after)
+        assert planner.decide(view_of(permute_hidden(board, rng), YUKON), 5) == planner.decide(view, 5)
+    assert "plan_plies" not in Sampling().settings() and planner.settings()["plan_plies"] == 3

@@ -15,7 +15,7 @@ from solver import __version__
 from solver.errors import YukonError, clipped, error_line, first_line
 from solver.interrupts import exit_status
 
-COMMAND_MODULES = ("deals", "solving", "results", "catalogue")
+COMMAND_MODULES = ("deals", "solving", "results", "player", "catalogue")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 

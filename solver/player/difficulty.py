@@ -70,22 +70,35 @@ def tier_of(failure_rate: float, variant: str) -> str:
     return "normal" if failure_rate <= normal_max else "hard"
 
 
-def rate_solved(board: Board, rules: Rules, result: Result, runs: int = MIN_RUNS, seed: int = 0) -> Rating:
-    """The rating of ``board`` given the solver's ``result`` for it (as a store holds it)."""
+def greedy_failures(board: Board, rules: Rules, runs: int = MIN_RUNS, seed: int = 0) -> int:
+    """How many of the greedy player's ``runs`` games from ``board`` (seeds drawn from
+    ``seed``) are lost."""
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise YukonError(f"runs must be a positive integer, not {runs!r}")
-    wins = Greedy().wins(board, rules, run_seeds(seed, runs))
-    failures = runs - sum(wins)
-    solved = result.status == SOLVED
+    return runs - sum(Greedy().wins(board, rules, run_seeds(seed, runs)))
+
+
+def rating_of(
+    failures: int, runs: int, seed: int, variant: str, status: str, thoughtful_length: int, solver_nodes: int
+) -> Rating:
+    """The rating of a deal the greedy player failed ``failures`` times in ``runs``, beside
+    the solver's verdict ``status`` (its line's length and nodes): a tier only when solved."""
+    solved = status == SOLVED
     return Rating(
         runs=runs,
         seed=seed,
         failures=failures,
-        tier=tier_of(failures / runs, rules.variant) if solved else None,
-        status=result.status,
-        thoughtful_length=result.solution_length if solved else None,
-        solver_nodes=result.nodes,
+        tier=tier_of(failures / runs, variant) if solved else None,
+        status=status,
+        thoughtful_length=thoughtful_length if solved else None,
+        solver_nodes=solver_nodes,
     )
+
+
+def rate_solved(board: Board, rules: Rules, result: Result, runs: int = MIN_RUNS, seed: int = 0) -> Rating:
+    """The rating of ``board`` given the solver's ``result`` for it (as a store holds it)."""
+    failures = greedy_failures(board, rules, runs, seed)
+    return rating_of(failures, runs, seed, rules.variant, result.status, result.solution_length, result.nodes)
 
 
 def rate(

@@ -6,7 +6,6 @@ from solver import reference
 from solver.board import Board, check_board
 from solver.errors import YukonError
 from solver.notation import final_position, move_token
-from solver.numbering import deal_board
 from solver.player.policies import make_policy
 from solver.player.view import view_of
 from solver.rules import Rules
@@ -14,7 +13,8 @@ from solver.rules import Rules
 
 @dataclass(frozen=True)
 class Hint:
-    """``move`` is a token in the project notation (None: no legal move remains);
+    """``move`` is a token in the project notation (None: the policy plays none, e.g. the
+    greedy player when no legal move is worth playing);
     ``confidence`` the fraction of sampled worlds won after it (None for greedy)."""
 
     move: str | None
@@ -33,6 +33,8 @@ def hint(board: Board, rules: Rules, policy: str = "sampling", seed: int = 0, **
     check_board(board, rules)
     if reference.is_won(board):
         raise YukonError("the position is already won: there is no move to hint")
+    if not reference.legal_moves(board, rules):
+        raise YukonError("no legal move remains in this position: there is no move to hint")
     decision = make_policy(policy, **settings).decide(view_of(board, rules), seed)
     if decision.move is None:
         return Hint(None, decision.confidence, decision.reason)
@@ -40,10 +42,9 @@ def hint(board: Board, rules: Rules, policy: str = "sampling", seed: int = 0, **
     return Hint(move_token(board, decision.move), decision.confidence, decision.reason)
 
 
-def position_after(deal: int, rules: Rules, after: str, numbering: str = "pysol") -> Board:
-    """The position of deal ``deal`` after the moves ``after`` (``--after "3>7:TS 5>F:AH"``);
+def position_after(board: Board, rules: Rules, after: str) -> Board:
+    """The position after the moves ``after`` (``--after "3>7:TS 5>F:AH"``) from ``board``;
     an illegal move is a YukonError naming the move and its place in the line."""
-    board = deal_board(rules.variant, deal, numbering)
     try:
         return final_position(board, after.split(), rules)
     except (reference.IllegalMove, YukonError) as error:

@@ -15,7 +15,11 @@ When no world is won any more, the greedy player finishes the game (cheaply: sol
 worlds that all look lost would cost the whole node budget each time).
 
 Its known weakness is strategy fusion: a move that wins in every world may still need, later,
-knowledge the player will not have (which world it is in).
+knowledge the player will not have (which world it is in). ``plan_plies`` > 0 measures how
+much that matters: a move's score then counts only the worlds that share the most common
+plan after it, the next ``plan_plies`` moves of their winning lines cut after the first move
+that shows a hidden card (from then on the player knows more, and may rightly play
+differently per world). The figures are in ``benchmarks/results/player_fusion_*.json``.
 """
 
 import random
@@ -52,13 +56,18 @@ class Sampling:
     samples: int = 16
     max_nodes: int = 10_000
     max_moves: int = 1000
+    plan_plies: int = 0
     name: str = "sampling"
 
     def __post_init__(self):
         check_positive(self.name, samples=self.samples, max_nodes=self.max_nodes, max_moves=self.max_moves)
+        if self.plan_plies:
+            check_positive(self.name, plan_plies=self.plan_plies)
 
     def settings(self) -> dict:
-        return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves}
+        """The settings (``plan_plies`` only when used, so stores keep the default's key)."""
+        plan = {"plan_plies": self.plan_plies} if self.plan_plies else {}
+        return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves} | plan
 
     def solved(self, board: Board, rules: Rules) -> World:
         result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
@@ -97,10 +106,29 @@ class Sampling:
         best, best_after, best_wins = None, [], -1
         for move in candidates:
             after = [self.advanced(world, move, view.rules) for world in worlds]
-            wins = sum(world.line is not None for world in after)
+            wins = self.score(after, view.rules)
             if wins > best_wins:
                 best, best_after, best_wins = move, after, wins
         return best, best_after
+
+    def score(self, after: list[World], rules: Rules) -> int:
+        """Worlds won after a move; with ``plan_plies``, only those sharing the commonest plan."""
+        won = [world for world in after if world.line is not None]
+        if not self.plan_plies or not won:
+            return len(won)
+        return max(Counter(self.plan(world, rules) for world in won).values())
+
+    def plan(self, world: World, rules: Rules) -> tuple[Move, ...]:
+        """The next ``plan_plies`` moves of a won world's line, cut after the first that
+        shows a hidden card."""
+        board, moves = world.board, []
+        for move in world.line[: self.plan_plies]:
+            moves.append(move)
+            after = reference.apply_move(board, move, rules)
+            if view_of(after, rules).hidden_count < view_of(board, rules).hidden_count:
+                break
+            board = after
+        return tuple(moves)
 
     def advanced(self, world: World, move: Move, rules: Rules) -> World:
         """The world after ``move``, with a winning line from there (or None)."""
@@ -109,9 +137,11 @@ class Sampling:
             return World(board, world.line[1:])
         return self.solved(board, rules)
 
-    def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]:
+    def play(self, board: Board, rules: Rules, seed: int, observe=None) -> tuple[bool, list[Move]]:
         """A whole game from ``board``: (won, its moves, each played on the reference engine).
-        When no world is won any more, the greedy player (same seed) finishes the game."""
+        When no world is won any more, the greedy player (same seed) finishes the game.
+        ``observe(board, move, confidence)``, when given, sees each of sampling's own moves
+        before it is played (benchmarks log confidence against the truth with it)."""
         rng = random.Random(seed)
         worlds = self.fresh_worlds(view_of(board, rules), rng, self.samples)
         moves: list[Move] = []
@@ -122,6 +152,8 @@ class Sampling:
             move, after = self.evaluate(view_of(board, rules), worlds)
             if move is None:
                 break
+            if observe is not None:
+                observe(board, move, sum(world.line is not None for world in after) / len(after))
             board = reference.apply_move(board, move, rules)
             moves.append(move)
             worlds = self.kept_worlds(after, view_of(board, rules), rng)

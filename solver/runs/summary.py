@@ -1,5 +1,6 @@
 """The summary of a results store (what ``yukon stats`` reports) and its text form."""
 
+import json
 import math
 from collections import Counter
 
@@ -8,12 +9,16 @@ from solver.rules import Rules
 from solver.stats import histogram, percentile, rate_entry
 from solver.store import Store
 
+# The difficulty tiers (solver.player.difficulty), easiest first.
+TIER_NAMES = ("easy", "normal", "hard")
+
 
 def summarize(store_path) -> dict:
     """Everything ``yukon stats`` reports, as a JSON-serialisable dict."""
     with Store.open_existing(store_path) as store:
         meta, rules = store.meta, store.rules
         figures = store.summary_figures()
+        policies, tiers = store.policy_figures(), store.tier_figures()
     counts, seconds, lengths = Counter(figures["counts"]), figures["seconds"], figures["solution_lengths"]
     first, last = figures["deal_span"]
     solved, unsolvable, unknown = counts[SOLVED], counts[UNSOLVABLE], counts[UNKNOWN]
@@ -60,6 +65,37 @@ def summarize(store_path) -> dict:
         "time_limits": figures["time_limits"],
         "max_nodes": figures["max_nodes"],
         "solver_versions": figures["solver_versions"],
+        "policies": [policy_summary(row) for row in policies],
+        "tiers": [tier_summary(series) for series in tiers],
+    }
+
+
+def policy_summary(row: dict) -> dict:
+    """A policy's games as rates with 95% Wilson intervals (the entries' ``deals`` count
+    games, except in ``solvable_deals_won``): over every game, over the games of deals the
+    store proves solvable, and the share of those deals won at least once."""
+    return {
+        "policy": row["policy"],
+        "settings": json.loads(row["settings"]),
+        "games": row["games"],
+        "deals": row["deals"],
+        "win_rate": rate_entry(row["wins"], row["games"]),
+        "on_solvable": rate_entry(row["solvable_wins"], row["solvable_games"]),
+        "solvable_deals_won": rate_entry(row["solvable_deals_won"], row["solvable_deals"]),
+        "wins_on_unsolvable": row["unsolvable_wins"],
+    }
+
+
+def tier_summary(series: dict) -> dict:
+    """A rating series' tier split: counts, and shares of the deals given a tier."""
+    counts = {tier: series["tiers"].get(tier, 0) for tier in TIER_NAMES}
+    tiered = sum(counts.values())
+    return {
+        "runs": series["runs"],
+        "seed": series["seed"],
+        "counts": counts,
+        "no_tier": series["tiers"].get(None, 0),
+        "split": {tier: count / tiered if tiered else None for tier, count in counts.items()},
     }
 
 
@@ -129,4 +165,30 @@ def format_summary(summary: dict) -> str:
         f"nodes {limit_text(summary['max_nodes'], '')}; "
         f"solver {', '.join(summary['solver_versions']) or 'n/a'}"
     )
-    return "\n".join(lines)
+    return "\n".join(lines + player_lines(summary))
+
+
+def player_lines(summary: dict) -> list[str]:
+    """The policies' rates and the tier split, when the store holds plays or ratings."""
+    lines = []
+    for policy in summary["policies"]:
+        settings = ", ".join(f"{name} {value}" for name, value in policy["settings"].items())
+        lines += [
+            f"Policy {policy['policy']} ({settings}): {policy['games']} games on {policy['deals']} deals",
+            f"  won:               {rate_text(policy['win_rate'])} of games",
+            f"  solvable deals:    {rate_text(policy['on_solvable'])} of their games",
+            f"                     {rate_text(policy['solvable_deals_won'])} of them won at least once",
+        ]
+        if policy["wins_on_unsolvable"]:
+            lines.append(
+                f"  CONTRADICTION: {policy['wins_on_unsolvable']} games won on deals stored unsolvable"
+            )
+    for series in summary["tiers"]:
+        split = ", ".join(
+            f"{tier} {count} ({percent(series['split'][tier])})" for tier, count in series["counts"].items()
+        )
+        lines.append(
+            f"Tiers ({series['runs']} greedy runs, seed {series['seed']}): {split}; "
+            f"no tier (not proved solvable) {series['no_tier']}"
+        )
+    return lines

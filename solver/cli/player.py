@@ -1,0 +1,165 @@
+"""The player's commands: ``hint`` (one move for a position), ``play`` (a policy plays a
+deal range into a store) and ``rate`` (difficulty tiers into a store)."""
+
+import json
+import sys
+
+import click
+
+from solver.cli.options import (
+    board_option,
+    json_option,
+    numbering_option,
+    opening,
+    return_option,
+    variant_option,
+)
+from solver.cli.results import print_summary
+from solver.errors import YukonError
+from solver.rules import Rules
+
+
+def seed_option(function):
+    return click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random choices.")(
+        function
+    )
+
+
+def policy_settings_options(function):
+    """``--samples`` and ``--max-nodes`` of the sampling policy (its defaults when omitted)."""
+    function = click.option(
+        "--max-nodes", "max_nodes", type=int, default=None, help="Sampling: node budget per sampled deal."
+    )(function)
+    return click.option("--samples", type=int, default=None, help="Sampling: sampled deals per decision.")(
+        function
+    )
+
+
+def given_settings(samples, max_nodes) -> dict:
+    """The policy settings given on the command line."""
+    named = {"samples": samples, "max_nodes": max_nodes}
+    return {name: value for name, value in named.items() if value is not None}
+
+
+def store_options(function):
+    function = click.option("--jobs", type=int, default=None, help="Local worker processes [all cores].")(
+        function
+    )
+    return click.option(
+        "--out", type=click.Path(dir_okay=False), required=True, help="Results store (SQLite)."
+    )(function)
+
+
+@click.command()
+@click.argument("deal", required=False)
+@board_option
+@variant_option
+@numbering_option
+@return_option
+@click.option("--after", default="", help='Moves played from the opening first, e.g. "3>7:TS 5>F:AH".')
+@click.option("--policy", default="sampling", show_default=True, help="sampling or greedy.")
+@seed_option
+@policy_settings_options
+@json_option
+def hint(
+    deal, board_file, variant, numbering, foundation_return, after, policy, seed, samples, max_nodes, as_json
+):
+    """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
+    person can see: face-down cards and the stock's order stay unknown to the policy.
+
+    \b
+    Prints the move in the project notation, the policy's confidence (sampling: the share
+    of sampled deals of the unseen cards still won after it) and a reason.
+      yukon hint 12 --after "3>7:TS 5>F:AH"
+      yukon hint --board position.txt --policy greedy --json
+    """
+    from solver.player.hint import hint as suggest
+    from solver.player.hint import position_after
+    from solver.runs.play import check_seed
+
+    rules = Rules(variant, foundation_return)
+    check_seed(seed)
+    board, _number = opening(deal, board_file, rules, numbering)
+    board = position_after(board, rules, after)
+    answer = suggest(board, rules, policy, seed, **given_settings(samples, max_nodes))
+    if as_json:
+        fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
+        click.echo(json.dumps(fields | {"policy": policy, "seed": seed}))
+    else:
+        click.echo(answer.text())
+
+
+@click.command()
+@click.argument("deals")
+@variant_option
+@numbering_option
+@return_option
+@click.option("--policy", required=True, help="greedy or sampling.")
+@click.option("--runs", type=int, default=1, show_default=True, help="Games per deal.")
+@seed_option
+@policy_settings_options
+@store_options
+def play(deals, variant, numbering, foundation_return, policy, runs, seed, samples, max_nodes, out, jobs):
+    """Play every deal of DEALS (12, 1-1000, 1,5,9-20) RUNS times with POLICY, as a person
+    would (no peeking), into the results store --out; then print its summary.
+
+    Each game's line is replayed on the reference engine before it is stored, one deal's
+    games per transaction: running the same command again resumes a stopped run.
+      yukon play 1-1000 --policy greedy --runs 16 --out runs/yukon.db
+    """
+    from solver.ranges import parse_range
+    from solver.runs.play import play_series, run_plays
+
+    rules = Rules(variant, foundation_return)
+    series = play_series(policy, given_settings(samples, max_nodes), runs, seed)
+    report = run_plays(parse_range(deals, numbering), rules, numbering, out, series, jobs)
+    finish(report, out)
+
+
+@click.command()
+@click.argument("deals")
+@variant_option
+@numbering_option
+@return_option
+@click.option("--runs", type=int, default=16, show_default=True, help="Greedy games per deal.")
+@seed_option
+@click.option(
+    "--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal the store lacks."
+)
+@click.option("--max-nodes", type=int, default=None, help="Solver: positions to expand before giving up.")
+@store_options
+def rate(deals, variant, numbering, foundation_return, runs, seed, time_limit, max_nodes, out, jobs):
+    """Rate every deal of DEALS: the greedy reference player's failure rate over RUNS seeded
+    games, and a tier (easy, normal, hard) for deals the solver proved solvable, stored
+    beside the verdict in --out (deals it lacks are solved first); then print its summary.
+
+    \b
+    The same version, runs and seed give the same ratings.
+      yukon rate 1-1000 --variant russian --out runs/russian.db
+    """
+    from solver.ranges import parse_range
+    from solver.result import Limits
+    from solver.runs.play import RatingSeries, run_ratings
+
+    rules = Rules(variant, foundation_return)
+    if not time_limit > 0:
+        raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
+    if max_nodes is not None and max_nodes <= 0:
+        raise YukonError(f"--max-nodes {max_nodes} must be positive")
+    limits = Limits(max_nodes=max_nodes, time_limit=time_limit)
+    report = run_ratings(
+        parse_range(deals, numbering), rules, numbering, out, RatingSeries(runs, seed), limits, jobs
+    )
+    finish(report, out)
+
+
+def finish(report, out) -> None:
+    """Print the store's summary unless the run was stopped; exit with the run's status."""
+    from solver.runs.summary import summarize
+
+    if report.interrupted_by is None:
+        print_summary(summarize(out), False)
+    sys.exit(report.exit_status)
+
+
+COMMANDS = (hint, play, rate)
