@@ -17,7 +17,9 @@ PROBE = """
 import sys
 from solver.cli import main
 try:
-    main(sys.argv[1:], standalone_mode=False)
+    main(sys.argv[1:])
+except SystemExit:
+    pass
 finally:
     print("numba loaded" if "numba" in sys.modules else "no numba", file=sys.stderr)
 """
