@@ -43,6 +43,8 @@ after STALL_LIMIT moves in a row that neither turn a card, fill a foundation nor
 import numba
 import numpy as np
 
+from solver.engine.jit import KERNEL_FLAGS
+
 HIDDEN = -1
 TABLEAU, TO_FOUNDATION, STOCK_DEAL = 0, 1, 3
 NO_MOVE = -1
@@ -53,7 +55,10 @@ EXPOSE_FOUNDATION_SCORE, EMPTY_COLUMN_SCORE, KING_TO_EMPTY_SCORE = 900, 800, 600
 BUILD_SCORE, BUILD_FLOOR, DEAL_SCORE, EMPTY_EARLY_SCORE, LATERAL_SCORE = 100, 60, 50, 40, 10
 STALL_LIMIT = 50
 
-kernel = numba.njit(cache=True, nogil=True)
+# The engine's flags and cache folder (which falls back to a writable place, or to no cache,
+# with a note): these kernels call only each other, all in this file, so numba's own check
+# of this file's time stamp keeps their cache fresh without the engine's source digest.
+kernel = numba.njit(**KERNEL_FLAGS)
 
 
 @kernel
