@@ -43,6 +43,7 @@ after STALL_LIMIT moves in a row that neither turn a card, fill a foundation nor
 import numba
 import numpy as np
 
+from solver.engine.cards import builds_on, rank_of, red
 from solver.engine.jit import KERNEL_FLAGS
 
 HIDDEN = -1
@@ -56,8 +57,9 @@ BUILD_SCORE, BUILD_FLOOR, DEAL_SCORE, EMPTY_EARLY_SCORE, LATERAL_SCORE = 100, 60
 STALL_LIMIT = 50
 
 # The engine's flags and cache folder (which falls back to a writable place, or to no cache,
-# with a note): these kernels call only each other, all in this file, so numba's own check
-# of this file's time stamp keeps their cache fresh without the engine's source digest.
+# with a note). Besides each other they call only the engine's card kernels: the cache folder
+# is named after the engine's source digest, and numba's own check of this file's time stamp
+# keeps the rest fresh.
 kernel = numba.njit(**KERNEL_FLAGS)
 
 
@@ -92,26 +94,6 @@ def move_card(move):
 
 
 @kernel
-def rank_of(card):
-    return card % 13 + 1
-
-
-@kernel
-def is_red(card):
-    suit = card // 13
-    return suit == 1 or suit == 2
-
-
-@kernel
-def builds_on(card, below, same_suit):
-    if rank_of(card) + 1 != rank_of(below):
-        return False
-    if same_suit:
-        return card // 13 == below // 13
-    return is_red(card) != is_red(below)
-
-
-@kernel
 def foundation_slot(found, card):
     """The first slot of the card's suit one rank below it, or -1."""
     for slot in range(card // 13, found.shape[0], 4):
@@ -126,7 +108,7 @@ def landers_home(found, card, same_suit):
     needed = rank_of(card) - 1
     for slot in range(found.shape[0]):
         suit = slot % 4
-        lands = suit == card // 13 if same_suit else (suit == 1 or suit == 2) != is_red(card)
+        lands = suit == card // 13 if same_suit else (suit == 1 or suit == 2) != red(card)
         if lands and found[slot] < needed:
             return False
     return True
