@@ -35,7 +35,7 @@ import plots
 from solver.errors import YukonError
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
-from solver.stats import Z_95, histogram, percentile, rate_entry
+from solver.stats import Z_95, length_summary, percentile, rate_entry
 from solver.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -210,14 +210,7 @@ def rule_set_figures(table: Table) -> dict:
             "max": seconds[-1] if seconds else None,
         },
         "nodes": sum(nodes for _, _, _, nodes, _ in rows),
-        "solution_length": {
-            "count": len(lengths),
-            "min": lengths[0] if lengths else None,
-            "median": percentile(lengths, 0.5),
-            "mean": sum(lengths) / len(lengths) if lengths else None,
-            "max": lengths[-1] if lengths else None,
-            "histogram": histogram(lengths),
-        },
+        "solution_length": length_summary(lengths),
     }
 
 

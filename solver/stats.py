@@ -52,3 +52,15 @@ def histogram(ordered: list[int], buckets: int = 20) -> list[dict]:
         {"from": start + i * width, "to": start + (i + 1) * width - 1, "count": counts.get(i, 0)}
         for i in range((high - start) // width + 1)
     ]
+
+
+def length_summary(ordered: list[int]) -> dict:
+    """Count, min, median, mean, max and histogram of sorted values (solution lengths)."""
+    return {
+        "count": len(ordered),
+        "min": ordered[0] if ordered else None,
+        "median": percentile(ordered, 0.5),
+        "mean": sum(ordered) / len(ordered) if ordered else None,
+        "max": ordered[-1] if ordered else None,
+        "histogram": histogram(ordered),
+    }

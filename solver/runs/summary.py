@@ -6,7 +6,7 @@ from collections import Counter
 
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
-from solver.stats import histogram, percentile, rate_entry
+from solver.stats import length_summary, percentile, rate_entry
 from solver.store import Store
 
 # The difficulty tiers (solver.player.difficulty), easiest first.
@@ -54,14 +54,7 @@ def summarize(store_path) -> dict:
             "total": figures["nodes"],
             "per_second": figures["nodes"] / total_seconds if total_seconds > 0 else None,
         },
-        "solution_length": {
-            "count": len(lengths),
-            "min": lengths[0] if lengths else None,
-            "median": percentile(lengths, 0.5),
-            "mean": sum(lengths) / len(lengths) if lengths else None,
-            "max": lengths[-1] if lengths else None,
-            "histogram": histogram(lengths),
-        },
+        "solution_length": length_summary(lengths),
         "time_limits": figures["time_limits"],
         "max_nodes": figures["max_nodes"],
         "solver_versions": figures["solver_versions"],
