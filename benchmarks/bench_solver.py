@@ -2,6 +2,8 @@
 
     python benchmarks/bench_solver.py --variant russian --numbering pysol --deals 1-1000 \
         --time-limit 60 --out benchmarks/results/russian_pysol_1-1000.json
+    python benchmarks/bench_solver.py --variant milligan --foundation-return --deals 1-1000 \
+        --time-limit 10
 
 The numba kernels are warmed up first with one solve that is timed and reported on its
 own; every deal is then solved in this process, one at a time. The JSON is rewritten
@@ -28,15 +30,18 @@ from tqdm import tqdm
 from solver.engine.table import ENTRY_BYTES
 from solver.numbering import NUMBERINGS, deal_board
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.rules import VARIANTS, Rules
 from solver.solve import solve_position
+
+SLOWEST_SHOWN = 20
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--variant", choices=("yukon", "russian"), default="yukon")
+    parser.add_argument("--variant", choices=VARIANTS, default="yukon")
+    parser.add_argument("--foundation-return", action="store_true", help="allow foundation return")
     parser.add_argument("--numbering", choices=NUMBERINGS, default="pysol")
     parser.add_argument("--deals", default="1-1000", help="e.g. 1-1000 or 1,5,9-20 (default 1-1000)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal (default 60)")
@@ -45,7 +50,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.out is None:
         limit = f"{args.time_limit:g}s"
-        args.out = f"benchmarks/results/{args.variant}_{args.numbering}_{args.deals}_{limit}.json"
+        rule_set = args.variant + ("-return" if args.foundation_return else "")
+        args.out = f"benchmarks/results/{rule_set}_{args.numbering}_{args.deals}_{limit}.json"
     return args
 
 
@@ -64,7 +70,7 @@ def summary(args, rows: list[dict], peak_entries: int, warm: dict, wall: float, 
         "settings": {
             "variant": args.variant,
             "numbering": args.numbering,
-            "foundation_return": False,
+            "foundation_return": args.foundation_return,
             "deals": args.deals,
             "time_limit_seconds": args.time_limit,
             "cores": 1,
@@ -84,6 +90,8 @@ def summary(args, rows: list[dict], peak_entries: int, warm: dict, wall: float, 
             "entry_bytes": ENTRY_BYTES,
             "process_max_rss_bytes": max_rss_bytes(),
         },
+        "unknown_deals": [row["deal"] for row in rows if row["status"] == UNKNOWN],
+        "slowest": sorted(rows, key=lambda row: row["seconds"], reverse=True)[:SLOWEST_SHOWN],
         "rows": rows,
     }
 
@@ -107,6 +115,12 @@ def print_summary(data: dict) -> None:
         f"{memory['table_bytes'] / 2**20:.1f} MiB",
         f"process max RSS:  {memory['process_max_rss_bytes'] / 2**20:.0f} MiB",
     ]
+    lines.append(f"unknown deals:    {' '.join(map(str, data['unknown_deals'])) or 'none'}")
+    lines.append(f"slowest {len(data['slowest'])}:")
+    lines += [
+        f"  deal {row['deal']:>8}  {row['status']:<10}  {row['seconds']:8.3f} s  {row['nodes']:>12,} nodes"
+        for row in data["slowest"]
+    ]
     print("\n".join(lines))
 
 
@@ -114,7 +128,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     deals = parse_deals(args.deals)
     machine_info()  # cached: record the machine, load and code version as they are at the start
-    rules = Rules(args.variant)
+    rules = Rules(args.variant, args.foundation_return)
     limits = Limits(time_limit=args.time_limit)
     warm = warm_up(args.variant, args.numbering, deals[0], min(args.time_limit, 10.0))
     print(f"warm-up solve: {warm['seconds']:.2f} s", file=sys.stderr)

@@ -2,7 +2,16 @@
 
 import random
 
-from engine_helpers import MILLIGAN, SETTINGS, STOCK_ORDER_POSITION, keys, permuted, rules_sets, walk
+from engine_helpers import (
+    MILLIGAN,
+    SETTINGS,
+    STOCK_ORDER_POSITION,
+    filled_board,
+    keys,
+    permuted,
+    rules_sets,
+    walk,
+)
 from exhaustive import visit_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,3 +53,15 @@ def test_key_keeps_column_order_while_stock_remains():
     board = parse_board(STOCK_ORDER_POSITION, MILLIGAN)
     moved = permuted(board, (0, 1, 2, 7, 4, 5, 6, 3))
     assert keys(pack(moved, MILLIGAN)) != keys(pack(board, MILLIGAN))
+
+
+def test_two_deck_foundations_are_a_multiset():
+    """Milligan's two foundations of a suit are one multiset: heights given in either order
+    are the same position, with the same keys (cards are identified by suit and rank, so
+    the two copies of a card are one card by construction)."""
+    tops = ["7H", "KS 9S"]
+    one = filled_board(MILLIGAN, {"S": (5, 3), "H": (6, 2), "D": (13, 0), "C": (1, 12)}, tops)
+    two = filled_board(MILLIGAN, {"S": (3, 5), "H": (2, 6), "D": (0, 13), "C": (12, 1)}, tops)
+    assert keys(pack(one, MILLIGAN)) == keys(pack(two, MILLIGAN))
+    lower = filled_board(MILLIGAN, {"S": (5, 2), "H": (6, 2), "D": (13, 0), "C": (1, 12)}, tops)
+    assert keys(pack(one, MILLIGAN)) != keys(pack(lower, MILLIGAN))

@@ -11,21 +11,25 @@ from engine_helpers import (
     SETTINGS,
     YUKON,
     checked_solve,
+    engine_moves,
     is_hopeless,
     rules_sets,
     verdict_positions,
 )
 from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search, shortest_win_length
 from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from pinned import pinned_deals
-from strategies import RULE_SETS, small_positions
+from strategies import RULE_SETS, dead_positions, small_positions
 
 from solver import reference
 from solver.engine import layout, moves, search
+from solver.engine.move_kinds import STOCK_DEAL
 from solver.numbering import deal_board
 from solver.packing import copy_packed, pack
 from solver.result import Limits
-from solver.solve import Budget, Search
+from solver.rules import Rules
+from solver.solve import DEAL_SCORES, Budget, Search, probe_plan
 
 
 @rules_sets
@@ -126,3 +130,66 @@ def test_minimal_lines_are_shortest(rules):
 
     check()
     assert proven[True] > 0
+
+
+# --- the stock deal's place in the move order (Milligan) --------------------------------------
+
+
+@pytest.mark.parametrize("foundation_return", [False, True], ids=["strict", "return"])
+def test_the_deal_order_never_changes_a_verdict(foundation_return):
+    """The full search, with the stock deal at each place the probes use and at both ends
+    of the order, reaches the exhaustive search's verdict on small positions with a stock."""
+    rules = Rules("milligan", foundation_return)
+    seen = Counter()
+
+    sizes = {"empty_columns": False, "max_cards": 8} if foundation_return else {"max_cards": 11}
+    dead = dead_positions(rules, stock=True, max_cards=12, bury_kings=foundation_return, lowest_rank=11)
+
+    @settings(max_examples=40, phases=NO_SHRINK, **SETTINGS)
+    @given(st.one_of(small_positions(rules, 5, stock=True, **sizes), dead))
+    def check(board):
+        try:
+            expected = exhaustive_search(board, rules, MAX_STATES["milligan"])[0]
+        except TooBig:
+            seen["too big"] += 1
+            return
+        seen[expected] += 1
+        for score in (*DEAL_SCORES, 0, 127):
+            searched = Search(
+                pack(board, rules), search.DFS, moves.with_deal_score(moves.ALL_REDUCTIONS, score), 0, 1 << 24
+            )
+            status = searched.run(Budget(Limits(max_nodes=1_000_000, time_limit=None)))
+            assert not searched.truncated
+            assert {search.SOLVED: SOLVED, search.EXHAUSTED: UNSOLVABLE}[status] == expected, (
+                f"deal score {score}: {status}, exhaustive {expected}\n" + board.to_text()
+            )
+
+    check()
+    assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
+
+
+def test_the_deal_order_is_what_the_probes_vary():
+    """With a stock the probes try every deal place in turn, sharing each probe's nodes;
+    without one each probe runs once, as before there was a choice."""
+    one_deck = pack(deal_board("yukon", 1, "pysol"), YUKON)
+    plain = probe_plan(one_deck.params, moves.ALL_REDUCTIONS)
+    assert [(limit, nodes) for limit, nodes, _ in plain] == [
+        (1, 100_000),
+        (2, 2_000_000),
+        (3, 4_000_000),
+        (3, 8_000_000),
+    ]
+    stocked = pack(deal_board("milligan", 1, "pysol"), Rules("milligan"))
+    planned = probe_plan(stocked.params, moves.ALL_REDUCTIONS)
+    assert len(planned) == len(plain) * len(DEAL_SCORES)
+    assert {moves.deal_score(options) for _, _, options in planned} == set(DEAL_SCORES)
+    assert sum(nodes for _, nodes, _ in planned) <= sum(nodes for _, nodes, _ in plain)
+
+
+def test_generated_deal_follows_its_score():
+    """The deal move sits in the ordered list where its score puts it."""
+    board = deal_board("milligan", 1, "pysol")
+    packed = pack(board, Rules("milligan"))
+    first = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 127))[0]
+    last = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 0))[-1]
+    assert moves.move_kind(first) == moves.move_kind(last) == STOCK_DEAL

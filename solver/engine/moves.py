@@ -67,6 +67,11 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
 
 Each reduction is tested by comparing verdicts with it on and off.
 
+The stock deal's place in the move order (``deal_score``) is set by the caller through
+``options``: the search for a first win tries a few places in turn (``solver.solve``), since
+Milligan deals that one order holds up for seconds another wins in milliseconds. Order never
+changes a verdict, only how soon it comes.
+
 KEEP_BUILDS is not a reduction but a guess, for the branch-limited searches that look for a
 first win (``solver.solve.PROBES``; a search with it on marks itself truncated, so it never
 proves a position lost): a card lying face up on a card it
@@ -103,6 +108,20 @@ TURNED = 1 << 25
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 ALL_REDUCTIONS = SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
+# options bits 8..14: where the stock deal stands in the move order (its score against
+# ``tableau_score``'s); ordering only, see "The stock deal's place" above
+DEAL_SCORE_SHIFT = 8
+
+
+def with_deal_score(options: int, score: int) -> int:
+    """``options`` with the stock deal ordered at ``score`` (0..127)."""
+    return (options & ~(127 << DEAL_SCORE_SHIFT)) | (score << DEAL_SCORE_SHIFT)
+
+
+@kernel
+def deal_score(options):
+    """The stock deal's ordering score carried in ``options``."""
+    return (options >> DEAL_SCORE_SHIFT) & 127
 
 
 @kernel
@@ -296,7 +315,7 @@ def generate_moves(state, params, options, moves, scores):
         if count == MAX_MOVES:
             return -1
         moves[count] = encode(STOCK_DEAL, 0, 0, min(left, column_count), 0)
-        scores[count] = 1
+        scores[count] = deal_score(options)
         count += 1
     sort_by_score(moves, scores, count)
     return count
