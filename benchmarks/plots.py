@@ -62,7 +62,8 @@ def win_rates(pyplot, rule_sets: list[dict]):
             if entry["rate"] is None:
                 continue
             centre = 100 * entry["rate"]
-            error = [[centre - 100 * entry["low"]], [100 * entry["high"] - centre]]
+            # clamped: at a rate of 100% rounding can put the bound a hair below the centre
+            error = [[max(0.0, centre - 100 * entry["low"])], [max(0.0, 100 * entry["high"] - centre)]]
             axis.errorbar(centre, position, xerr=error, fmt="o", color="#1f77b4", capsize=4)
             axis.annotate(
                 f"{centre:.2f}%",
