@@ -2,7 +2,7 @@
 throughput against ``--jobs``; figures in ``benchmarks/results/scaling.json``, plots beside it.
 
     python benchmarks/bench_scaling.py difficulty     # from the committed tables: no solving
-    python benchmarks/bench_scaling.py memory         # 8 hard deals at 4 --memory sizes
+    python benchmarks/bench_scaling.py memory         # 8 hard deals at 6 --memory sizes
     python benchmarks/bench_scaling.py jobs           # from batch_throughput.json: no solving
     python benchmarks/bench_scaling.py all --readme benchmarks/README.md
 
@@ -48,7 +48,7 @@ UNRATED = "solved, not rated"
 GROUPS = (*plots.TIERS, UNRATED, UNSOLVABLE, UNKNOWN)
 GROUP_COLOURS = {**plots.TIER_COLOURS, UNRATED: "#999999", UNSOLVABLE: "#377eb8", UNKNOWN: "#984ea3"}
 QUANTILES = {"median": (0.5, "o"), "p90": (0.9, "s"), "p99": (0.99, "D")}
-MEMORY_SIZES = "16M,64M,256M,1G"
+MEMORY_SIZES = "1M,4M,16M,64M,256M,1G"
 MAX_NODES = 3_000_000
 HARD_DEALS, HARD_MS = 8, (500, 3000)
 WARM_UP_NODES = 1000
