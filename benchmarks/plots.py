@@ -16,13 +16,8 @@ FASTEST_SECONDS = 1e-5
 def draw_all(figures: dict, rows: dict[str, list[tuple]], directory: Path) -> list[Path]:
     """Draw every plot the figures allow into ``directory``; return the files written.
     ``rows`` holds each rule set's compact rows over the deals its figures cover."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as pyplot
-    except ImportError:
-        print("note: matplotlib is not installed (pip install -e '.[plot]'): no plots", file=sys.stderr)
+    pyplot = load_pyplot()
+    if pyplot is None:
         return []
     rule_sets = [item for item in figures["rule_sets"] if item["deals"]["count"]]
     colours = {item["name"]: SERIES_COLOURS[index] for index, item in enumerate(rule_sets)}
@@ -38,11 +33,30 @@ def draw_all(figures: dict, rows: dict[str, list[tuple]], directory: Path) -> li
         figure = draw()
         if figure is None:
             continue
-        path = directory / f"{name}.png"
-        figure.savefig(path, dpi=DPI, bbox_inches="tight", metadata={"Software": None})
-        pyplot.close(figure)
-        written.append(path)
+        written.append(save(pyplot, figure, directory / f"{name}.png"))
     return written
+
+
+def load_pyplot():
+    """matplotlib's pyplot on the Agg backend, or None (with a note on stderr) when matplotlib
+    is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError:
+        print("note: matplotlib is not installed (pip install -e '.[plot]'): no plots", file=sys.stderr)
+        return None
+    return pyplot
+
+
+def save(pyplot, figure, path: Path) -> Path:
+    """Write ``figure`` as a PNG (no software stamp, so the same figure gives the same bytes)
+    and close it."""
+    figure.savefig(path, dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    pyplot.close(figure)
+    return path
 
 
 def win_rates(pyplot, rule_sets: list[dict]):

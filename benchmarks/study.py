@@ -558,13 +558,14 @@ def plot_section(images: list[str]) -> str:
     return "\n".join(f"![{Path(image).stem}]({image})" for image in images)
 
 
-def rewrite_readme(path: Path, block: str) -> None:
-    """Replace the text between the winnability markers in ``path`` with ``block``."""
+def rewrite_readme(path: Path, block: str, markers: tuple[str, str] = MARKERS) -> None:
+    """Replace the text between the ``markers`` (the winnability block's by default) in ``path``
+    with ``block``."""
     try:
         text = path.read_text()
     except OSError as error:
         raise YukonError(f"cannot read --readme {path}: {error.strerror}") from None
-    start, end = MARKERS
+    start, end = markers
     if text.count(start) != 1 or text.count(end) != 1 or text.index(start) > text.index(end):
         raise YukonError(f"--readme {path} needs one line {start} followed by one line {end}")
     before, rest = text.split(start)
