@@ -6,6 +6,8 @@ and hint latency.
     python benchmarks/bench_player.py compare --variant yukon --deals 1-40 --samples 16
     python benchmarks/bench_player.py hint --variant yukon --deals 1-20 [--policy greedy]
     python benchmarks/bench_player.py stores --runs-dir /work/player-runs
+    python benchmarks/bench_player.py stores --runs-dir /work/player-runs-milligan \
+        --summary player_runs_milligan.json
     python benchmarks/bench_player.py blunders --variant yukon --deals 1-30 --samples 16
     python benchmarks/bench_player.py fusion --variant yukon --deals 1-50 --plan-plies 4
 
@@ -225,7 +227,7 @@ def store_runs(args) -> None:
         "variants": variants,
     }
     print(json.dumps(result, indent=1))
-    write_json(RESULTS / "player_runs.json", result)
+    write_json(RESULTS / args.summary, result)
 
 
 def greedy_on_sampled_deals(store_path) -> dict:
@@ -353,6 +355,9 @@ def main() -> None:
     parser.add_argument("--policy", default="sampling", help="hint: the policy timed")
     parser.add_argument("--plan-plies", type=int, default=4, help="fusion: plies of the shared plan")
     parser.add_argument("--runs-dir", default="/work/player-runs", help="stores: where the runs are")
+    parser.add_argument(
+        "--summary", default="player_runs.json", help="stores: the file written in benchmarks/results/"
+    )
     args = parser.parse_args()
     tasks = {"calibrate": calibrate, "compare": compare, "hint": hint_latency, "stores": store_runs}
     (tasks | {"blunders": blunders, "fusion": fusion})[args.task](args)

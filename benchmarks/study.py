@@ -327,7 +327,13 @@ def player_figures(directory: Path) -> dict:
             data = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        if not isinstance(data, dict) or "variant" not in data:
+        if not isinstance(data, dict):
+            continue
+        for variant, runs in data.get("variants", {}).items():  # bench_player.py stores: games
+            policies = {item["policy"]: item for item in runs.get("policies", [])}
+            for policy, item in policies.items():
+                found.setdefault(variant, {})[policy] = item["win_rate"] | {"file": path.name}
+        if "variant" not in data:
             continue
         entry = found.setdefault(data["variant"], {})
         if "split" in data:
@@ -338,11 +344,11 @@ def player_figures(directory: Path) -> dict:
             }
             if "greedy_win_rate_on_solvable" in data:
                 entry["greedy_on_solvable"] = {"rate": data["greedy_win_rate_on_solvable"], "file": path.name}
-        if "sampling_win_rate" in data and "deals" in data:
+        if "sampling_win_rate" in data and "deals" in data:  # a compare run: the stores' runs are larger
             deals, samples = data["deals"], data.get("settings", {}).get("samples", 1)
-            entry["sampling"] = played_rate(data["sampling_win_rate"], deals, path.name)
+            entry.setdefault("sampling", played_rate(data["sampling_win_rate"], deals, path.name))
             if "greedy_win_rate" in data:
-                entry["greedy"] = played_rate(data["greedy_win_rate"], deals * samples, path.name)
+                entry.setdefault("greedy", played_rate(data["greedy_win_rate"], deals * samples, path.name))
     return found
 
 
