@@ -19,7 +19,11 @@ from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 
-MAX_DEPTH = 4096
+# The longest path a search follows, and the moves its positions may hold in all: a
+# depth-first search of a large space wanders far (Russian deals with foundation return went
+# past 4,096 moves deep within a second), and the path's move lists share one buffer.
+MAX_DEPTH = 1 << 18
+BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
@@ -29,13 +33,13 @@ _thread_stacks = threading.local()
 
 
 def search_stack():
-    """The search stack (see ``engine.layout``) of this thread, made once (8 MB, which cost
+    """The search stack (see ``engine.layout``) of this thread, made once (12 MB, which cost
     more to allocate than most solves take) and reused by every search the thread runs one
     after another: a search starts at depth 0 and writes every entry before it reads it, and
     ``Search.path`` copies what it returns."""
     stack = getattr(_thread_stacks, "stack", None)
     if stack is None:
-        stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH)
+        stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES)
     return stack
 
 

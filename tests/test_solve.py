@@ -25,6 +25,7 @@ from strategies import RULE_SETS, dead_positions, small_positions
 from solver import reference
 from solver.engine import layout, moves, search
 from solver.engine.move_kinds import STOCK_DEAL
+from solver.engine.table import make_table
 from solver.numbering import deal_board
 from solver.packing import copy_packed, pack
 from solver.result import Limits
@@ -193,3 +194,29 @@ def test_generated_deal_follows_its_score():
     first = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 127))[0]
     last = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 0))[-1]
     assert moves.move_kind(first) == moves.move_kind(last) == STOCK_DEAL
+
+
+# --- the search stack: deep paths share one move buffer ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("max_depth", "buffered_moves", "truncated"),
+    [(4096, 4096 * layout.MAX_MOVES, True), (1 << 18, 2_000, True), (1 << 18, 1 << 21, False)],
+    ids=["shallow", "small_buffer", "deep"],
+)
+def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, truncated):
+    """Russian deal 20312 with foundation return is lost, but its depth-first search goes past
+    4,096 moves deep: a stack that shallow (or a move buffer that small) cuts the search,
+    which then proves nothing; the solver's stack lets it finish."""
+    rules = Rules("russian", foundation_return=True)
+    packed = pack(deal_board("russian", 20312, "pysol"), rules)
+    table = make_table(1 << 22)
+    stack = layout.make_stack(max_depth, buffered_moves)
+    control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
+    p = packed
+    search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control)
+    status = search.search_chunk(
+        p.state, p.params, p.zobrist, p.column_keys, table, stack, control, 2_000_000
+    )
+    assert status == search.EXHAUSTED
+    assert bool(control[layout.CONTROL_TRUNCATED]) == truncated

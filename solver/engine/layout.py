@@ -22,11 +22,15 @@ on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
 The search (``search``) keeps the rest of its state in two more places, so that it can stop
 and go on:
 
-The stack, a tuple of int32 arrays with one row per depth (made by ``make_stack``):
+The stack, a tuple of int32 arrays (made by ``make_stack``): the move lists of the
+positions on the path lie one after another in one buffer, so a deep path costs only the
+moves its positions have (a depth-first search of a large space makes paths of tens of
+thousands of moves, with foundation return especially):
 
-    stack[STACK_MOVES][depth, i]    move i of the position at ``depth`` (MAX_MOVES a row)
-    stack[STACK_COUNTS][depth]      how many moves of that row are to be searched
-    stack[STACK_NEXT][depth]        the row's next move to search
+    stack[STACK_MOVES][start + i]   move i of the position at ``depth``, where
+    stack[STACK_FIRST][depth]       is where that position's list starts (``start``)
+    stack[STACK_COUNTS][depth]      how many moves of that list are to be searched
+    stack[STACK_NEXT][depth]        the list's next move to search
     stack[STACK_APPLIED][depth]     the move made at ``depth`` as ``apply_move`` returned it
                                     (TURNED set if it turned a card): the path from the root
     stack[STACK_SCORES][i]          scratch for ordering one move list
@@ -57,7 +61,7 @@ ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, ZOBRIST_COLUMNS, PARAM_COUNT = 12, 13, 14, 1
 ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
-STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES = range(5)
+STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_FIRST = range(6)
 MAX_MOVES = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
@@ -91,10 +95,12 @@ def state_size(params) -> int:
     return int(params[STOCK_NEXT]) + 1
 
 
-def make_stack(max_depth: int) -> tuple[np.ndarray, ...]:
-    """A search stack for paths of up to ``max_depth`` moves (see the module docstring)."""
-    stack = [None] * 5
-    stack[STACK_MOVES] = np.zeros((max_depth, MAX_MOVES), dtype=np.int32)
+def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
+    """A search stack for paths of up to ``max_depth`` moves whose positions have at most
+    ``buffered_moves`` moves in all (see the module docstring)."""
+    stack = [None] * 6
+    stack[STACK_MOVES] = np.zeros(buffered_moves, dtype=np.int32)
+    stack[STACK_FIRST] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_NEXT] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)

@@ -34,8 +34,10 @@ from solver.engine.layout import (
     CONTROL_SIZE,
     CONTROL_STATUS,
     CONTROL_TRUNCATED,
+    MAX_MOVES,
     STACK_APPLIED,
     STACK_COUNTS,
+    STACK_FIRST,
     STACK_MOVES,
     STACK_NEXT,
     STACK_SCORES,
@@ -83,10 +85,14 @@ def remaining_cost(state, params):
 
 
 @kernel
-def expand(state, params, control, moves_row, scores):
-    """Generate a position's moves into ``moves_row``; return how many to search. A move
-    list that overflowed, or one cut by the branch limit, marks the search truncated."""
-    count = generate_moves(state, params, control[CONTROL_OPTIONS], moves_row, scores)
+def expand(state, params, control, moves, start, scores):
+    """Generate a position's moves into ``moves`` from ``start`` on; return how many to
+    search. A move list that overflowed (or would overflow the buffer), or one cut by the
+    branch limit, marks the search truncated."""
+    if start + MAX_MOVES > moves.shape[0]:
+        control[CONTROL_TRUNCATED] = 1
+        return 0
+    count = generate_moves(state, params, control[CONTROL_OPTIONS], moves[start : start + MAX_MOVES], scores)
     if count < 0:
         control[CONTROL_TRUNCATED] = 1
         return 0
@@ -102,8 +108,9 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     """Record the root and generate its moves."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
-    scores = stack[STACK_SCORES]
+    scores, starts = stack[STACK_SCORES], stack[STACK_FIRST]
     control[CONTROL_DEPTH] = 0
+    starts[0] = 0
     if cards_home(state, params) == params[CARD_COUNT]:
         control[CONTROL_STATUS] = SOLVED
         return
@@ -114,7 +121,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     ):
         counts[0] = 0
     else:
-        counts[0] = expand(state, params, control, moves[0], scores)
+        counts[0] = expand(state, params, control, moves, 0, scores)
     next_index[0] = 0
     control[CONTROL_STATUS] = RUNNING
 
@@ -125,8 +132,8 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
     wants to grow; the status says which."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
-    applied, scores = stack[STACK_APPLIED], stack[STACK_SCORES]
-    max_depth = moves.shape[0] - 1
+    applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_FIRST]
+    max_depth = counts.shape[0] - 1
     ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
     depth = control[CONTROL_DEPTH]
@@ -142,7 +149,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
         next_index[depth] = index + 1
-        applied[depth] = apply_move(state, params, zobrist, column_keys, moves[depth, index])
+        applied[depth] = apply_move(state, params, zobrist, column_keys, moves[starts[depth] + index])
         nodes += 1
         child = depth + 1
         if cards_home(state, params) == card_count:
@@ -170,7 +177,8 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         ):
             counts[child] = 0
         else:
-            counts[child] = expand(state, params, control, moves[child], scores)
+            starts[child] = starts[depth] + counts[depth]
+            counts[child] = expand(state, params, control, moves, starts[child], scores)
         next_index[child] = 0
         depth = child
         if counters[ENTRY_COUNT] >= control[CONTROL_GROW_AT]:
