@@ -16,6 +16,14 @@ table; with ``--readme FILE``, the same report replaces the block between
 
 Each rule set's figures cover the contiguous range of deals 1..N that its table holds in
 full (a store still being written has gaps past N); the deals stored past N are counted.
+
+Unknowns can be retried into a store of their own, ``<name>-retry.db`` in the same
+``--stores`` folder; its verdicts replace the table's unknowns (a decided verdict stands, a
+contradiction is refused), and the deals retried are written to ``<name>.retried.txt``:
+
+    yukon solve $(python benchmarks/study.py --unknown yukon --upto 10000) --variant yukon \
+        --time-limit 10 --out /work/study/yukon-retry.db
+    python benchmarks/study.py --stores /work/study --readme README.md
 """
 
 import argparse
@@ -33,6 +41,7 @@ from pathlib import Path
 import plots
 
 from solver.errors import YukonError
+from solver.ranges import DealRange, merge
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.stats import Z_95, length_summary, percentile, rate_entry
@@ -108,7 +117,8 @@ def store_commands(source: dict) -> list[str]:
     if source["deal_span"] is None:
         return []
     rules = Rules(**source["rules"])
-    base = f"yukon solve {source['deal_span'][0]}-{source['deal_span'][1]} --variant {rules.variant}"
+    deals = source.get("deals_argument") or f"{source['deal_span'][0]}-{source['deal_span'][1]}"
+    base = f"yukon solve {deals} --variant {rules.variant}"
     if rules.foundation_return:
         base += " --foundation-return"
     if source["numbering"] != "pysol":
@@ -137,6 +147,8 @@ def write_table(table: Table, directory: Path) -> None:
         gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0)
     )
     (directory / f"{table.name}.source.json").write_text(json.dumps(table.source, indent=2) + "\n")
+    if "retry" in table.source:
+        (directory / f"{table.name}.retried.txt").write_text(table.source["retry"]["deals"] + "\n")
 
 
 def read_table(directory: Path, name: str) -> Table:
@@ -161,16 +173,24 @@ def read_table(directory: Path, name: str) -> Table:
 
 
 def load_tables(stores: Path | None, directory: Path) -> list[Table]:
-    """Every rule set's table: from its store in ``stores`` when there is one (rewriting its
-    compact table), else from the compact table in ``directory``."""
+    """Every rule set's table: from its store in ``stores`` when there is one, else from the
+    compact table in ``directory``; with the verdicts of ``<name>-retry.db`` in ``stores``
+    merged in (``with_retries``); a table read from a store or merged is written back."""
     if stores is not None and not stores.is_dir():
         raise YukonError(f"--stores {stores} is not a directory")
     tables = []
     for name in RULE_SETS:
         store = stores / f"{name}.db" if stores is not None else None
+        retry = stores / f"{name}-retry.db" if stores is not None else None
+        table = None
         if store is not None and store.is_file():
-            write_table(table_from_store(store, name), directory)
-        if (directory / f"{name}.verdicts.csv.gz").is_file():
+            table = table_from_store(store, name)
+        elif (directory / f"{name}.verdicts.csv.gz").is_file():
+            table = read_table(directory, name)
+        if table is not None and retry is not None and retry.is_file():
+            table = with_retries(table, table_from_store(retry, name))
+        if table is not None:
+            write_table(table, directory)
             tables.append(read_table(directory, name))
     if not tables:
         where = f"{stores} (stores) or {directory}" if stores else str(directory)
@@ -179,6 +199,27 @@ def load_tables(stores: Path | None, directory: Path) -> list[Table]:
 
 
 # ---- figures ------------------------------------------------------------------------------
+
+
+def with_retries(table: Table, retry: Table) -> Table:
+    """``table`` with the deals it has as unknown replaced by their rows in ``retry``, a
+    store of deals solved again after the main run (its unknowns, with a longer limit:
+    ``--unknown NAME`` prints them). A decided verdict stands; a retry that contradicts one
+    is refused. The retried deals are recorded in the source, so the command that made the
+    retry store can be printed."""
+    again = {row[0]: row for row in retry.rows}
+    rows = []
+    for row in table.rows:
+        new = again.get(row[0])
+        if new is not None and UNKNOWN not in (row[1], new[1]) and new[1] != row[1]:
+            store = retry.source["store"]
+            raise YukonError(f"deal {row[0]}: {row[1]} in {table.name}, {new[1]} in {store}")
+        rows.append(new if new is not None and row[1] == UNKNOWN else row)
+    deals = str(DealRange(merge((deal, deal) for deal in again)))
+    listed = f"$(cat {RESULTS.relative_to(HERE.parent)}/{table.name}.retried.txt)"
+    retried = retry.source | {"deals": deals, "deals_argument": listed}
+    retried["commands"] = store_commands(retried)
+    return Table(table.name, table.source | {"retry": retried}, rows)
 
 
 def contiguous_prefix(rows: list[tuple]) -> list[tuple]:
@@ -400,11 +441,19 @@ def report(figures: dict, images: list[str]) -> str:
 def provenance(rule_set: dict) -> str:
     source = rule_set["source"]
     commands = "; ".join(f"`{command}`" for command in source["commands"]) or "n/a"
-    versions = ", ".join(source["solver_versions"]) or "n/a"
+    if "retry" in source:
+        retried = source["retry"]
+        commands += "; then its unknowns again: " + "; ".join(
+            f"`{command}`" for command in retried["commands"]
+        )
+    versions = ", ".join(
+        sorted({*source["solver_versions"], *source.get("retry", {}).get("solver_versions", [])})
+    )
     past = f"; {rule_set['stored_past_range']} more deals stored past the range" * bool(
         rule_set["stored_past_range"]
     )
-    return f"- {rule_set['rule_set']}: {commands} (solver {versions}, {source['numbering']} numbering{past})"
+    numbering = source["numbering"]
+    return f"- {rule_set['rule_set']}: {commands} (solver {versions or 'n/a'}, {numbering} numbering{past})"
 
 
 def win_rate_section(rule_sets: list[dict]) -> str:
@@ -589,12 +638,30 @@ def parse_arguments(argv) -> argparse.Namespace:
     parser.add_argument("--players", type=Path, default=PLAYER_RESULTS, help="folder of player_*.json")
     parser.add_argument("--readme", type=Path, help="Markdown file whose winnability block is rewritten")
     parser.add_argument("--no-plots", action="store_true", help="write no PNG")
+    parser.add_argument(
+        "--unknown", metavar="NAME", help="print the deals rule set NAME has as unknown (to retry them), only"
+    )
+    parser.add_argument("--upto", type=int, help="with --unknown: only deals up to this one")
     return parser.parse_args(argv)
+
+
+def unknown_deals(directory: Path, name: str, upto: int | None) -> str:
+    """The deals the compact table ``name`` has as unknown, as a deal range."""
+    if name not in RULE_SETS:
+        raise YukonError(f"--unknown {name!r} is not a rule set ({', '.join(RULE_SETS)})")
+    rows = read_table(directory, name).rows
+    unknown = [deal for deal, status, *_ in rows if status == UNKNOWN and (upto is None or deal <= upto)]
+    if not unknown:
+        raise YukonError(f"{name} has no unknown deals" + (f" up to {upto}" if upto else ""))
+    return str(DealRange(merge((deal, deal) for deal in unknown)))
 
 
 def main(argv=None) -> int:
     args = parse_arguments(argv)
     try:
+        if args.unknown:
+            print(unknown_deals(args.out, args.unknown, args.upto))
+            return 0
         tables = load_tables(args.stores, args.out)
         figures = study_figures(tables, args.players)
         args.out.mkdir(parents=True, exist_ok=True)

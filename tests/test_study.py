@@ -187,3 +187,27 @@ def test_plots_are_drawn(stores, tmp_path):
     drawn = sorted(path.name for path in out.glob("*.png"))
     assert drawn == ["solution_lengths.png", "solve_times.png", "win_rates.png"]
     assert all(path.read_bytes().startswith(b"\x89PNG") for path in out.glob("*.png"))
+
+
+def test_a_retry_store_replaces_unknowns_only(stores, tmp_path, capsys):
+    """``<name>-retry.db`` (deals solved again) settles the unknowns; the command that made
+    it is printed with the list of deals it retried, written beside the table."""
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    assert run("--out", out, "--unknown", "yukon") == 0
+    assert capsys.readouterr().out.strip().endswith("9")
+    make_store(stores / "yukon-retry.db", Rules("yukon"), {9: SOLVED, 8: UNSOLVABLE})
+    assert run("--stores", stores, "--out", out) == 0
+    text = capsys.readouterr().out
+    strict = figures_of(out)["rule_sets"][0]
+    assert strict["counts"] == {SOLVED: 8, UNSOLVABLE: 2, UNKNOWN: 0}
+    assert (out / "yukon.retried.txt").read_text() == "8-9\n"
+    assert "then its unknowns again: `yukon solve $(cat benchmarks/results/study/yukon.retried.txt)" in text
+    assert run("--out", out, "--unknown", "yukon") == 2
+    assert "has no unknown deals" in capsys.readouterr().err
+
+
+def test_a_retry_that_contradicts_a_verdict_is_refused(stores, tmp_path, capsys):
+    make_store(stores / "yukon-retry.db", Rules("yukon"), {7: SOLVED})
+    assert run("--stores", stores, "--out", tmp_path / "out") == 2
+    assert "deal 7: unsolvable in yukon, solved in yukon-retry.db" in capsys.readouterr().err
