@@ -113,7 +113,8 @@ KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 DEAL_SCORE_SHIFT = 8
 
 
-def with_deal_score(options: int, score: int) -> int:
+@kernel
+def with_deal_score(options, score):
     """``options`` with the stock deal ordered at ``score`` (0..127)."""
     return (options & ~(127 << DEAL_SCORE_SHIFT)) | (score << DEAL_SCORE_SHIFT)
 
