@@ -374,6 +374,9 @@ def player_figures(directory: Path) -> dict:
             policies = {item["policy"]: item for item in runs.get("policies", [])}
             for policy, item in policies.items():
                 found.setdefault(variant, {})[policy] = item["win_rate"] | {"file": path.name}
+            if "sampling" in policies:
+                solvable = policies["sampling"]["on_solvable"]
+                found[variant]["sampling_on_solvable"] = solvable | {"file": path.name}
         if "variant" not in data:
             continue
         entry = found.setdefault(data["variant"], {})
@@ -581,8 +584,8 @@ def player_section(players: dict, rule_sets: list[dict]) -> str:
         "### The non-peeking player against the thoughtful solver (strict rules)",
         "",
         "| Variant | Thoughtful (decided) | Greedy player | Sampling player | Greedy on solvable deals | "
-        "Tiers easy / normal / hard (of solvable) |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "Sampling on solvable deals | Tiers easy / normal / hard (of solvable) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     files = set()
     for variant, entry in sorted(players.items()):
@@ -592,6 +595,7 @@ def player_section(players: dict, rule_sets: list[dict]) -> str:
         lines.append(
             f"| {variant} | {played(thoughtful)} | {played(entry.get('greedy'))} | "
             f"{played(entry.get('sampling'))} | {pct(entry.get('greedy_on_solvable', {}).get('rate'))} | "
+            f"{played(entry.get('sampling_on_solvable'))} | "
             + (" / ".join(pct(split.get(tier), 1) for tier in ("easy", "normal", "hard")) if split else "n/a")
             + " |"
         )

@@ -180,6 +180,24 @@ def test_player_figures_are_read_when_present(tmp_path):
     assert players["yukon"]["greedy"]["wins"] == 2 and players["yukon"]["greedy"]["deals"] == 8
 
 
+def test_the_runs_summaries_win_over_compare_runs(tmp_path):
+    """``bench_player.py stores`` summaries (many games) take precedence over a compare run,
+    whichever file is read first; sampling's rate on solvable deals comes with them."""
+    (tmp_path / "player_compare_yukon.json").write_text(
+        json.dumps({"variant": "yukon", "deals": 4, "sampling_win_rate": 0.5, "greedy_win_rate": 0.25})
+    )
+    policies = [
+        {"policy": "greedy", "win_rate": rate_entry(30, 100), "on_solvable": rate_entry(30, 90)},
+        {"policy": "sampling", "win_rate": rate_entry(6, 10), "on_solvable": rate_entry(6, 9)},
+    ]
+    for name in ("player_a_runs.json", "player_runs.json"):
+        (tmp_path / name).write_text(json.dumps({"variants": {"yukon": {"policies": policies}}}))
+        players = study.player_figures(tmp_path)["yukon"]
+        assert players["greedy"]["deals"] == 100 and players["sampling"]["wins"] == 6
+        assert players["sampling_on_solvable"]["deals"] == 9
+        (tmp_path / name).unlink()
+
+
 def test_plots_are_drawn(stores, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "out"
