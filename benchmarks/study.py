@@ -44,7 +44,7 @@ from solver.errors import YukonError
 from solver.ranges import DealRange, merge
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
-from solver.stats import Z_95, length_summary, percentile, rate_entry
+from solver.stats import Z_95, length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -259,17 +259,12 @@ def win_rate_figures(solved: int, unsolvable: int, unknown: int) -> dict:
     """The win rate over decided deals and over all deals with every unknown counted lost,
     then won (95% Wilson); the interval's half-width at this size and how much the unknowns
     widen it."""
+    rates = win_rates(solved, unsolvable, unknown)
+    lost, won = rates["unknown_as_lost"], rates["unknown_as_won"]
     total = solved + unsolvable + unknown
-    lost, won = rate_entry(solved, total), rate_entry(solved + unknown, total)
     half_width = (lost["high"] - lost["low"]) / 2 if total else None
     bounds_half_width = (won["high"] - lost["low"]) / 2 if total else None
-    return {
-        "confidence": 0.95,
-        "method": "Wilson score interval",
-        "decided": rate_entry(solved, solved + unsolvable),
-        "unknown_as_lost": lost,
-        "unknown_as_won": won,
-        "bounds": {"low": lost["low"], "high": won["high"]},
+    return rates | {
         "half_width": half_width,
         "bounds_half_width": bounds_half_width,
         "unknown_widening": bounds_half_width - half_width if total else None,

@@ -30,6 +30,21 @@ def rate_entry(wins: int, trials: int) -> dict:
     }
 
 
+def win_rates(solved: int, unsolvable: int, unknown: int) -> dict:
+    """The win rate over decided deals, and over all deals with every unknown counted lost,
+    then won, each with its 95% Wilson interval; the bounds are the two extremes."""
+    total = solved + unsolvable + unknown
+    lost, won = rate_entry(solved, total), rate_entry(solved + unknown, total)
+    return {
+        "confidence": 0.95,
+        "method": "Wilson score interval",
+        "decided": rate_entry(solved, solved + unsolvable),
+        "unknown_as_lost": lost,
+        "unknown_as_won": won,
+        "bounds": {"low": lost["low"], "high": won["high"]},
+    }
+
+
 def percentile(ordered: list, fraction: float):
     """Linear interpolation between closest ranks (numpy's default) of a sorted list."""
     if not ordered:

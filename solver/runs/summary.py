@@ -6,7 +6,7 @@ from collections import Counter
 
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
-from solver.stats import length_summary, percentile, rate_entry
+from solver.stats import length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
 
 # The difficulty tiers (solver.player.difficulty), easiest first.
@@ -24,7 +24,6 @@ def summarize(store_path) -> dict:
     solved, unsolvable, unknown = counts[SOLVED], counts[UNSOLVABLE], counts[UNKNOWN]
     total = solved + unsolvable + unknown
     total_seconds = math.fsum(seconds)
-    lost, won = rate_entry(solved, total), rate_entry(solved + unknown, total)
     return {
         "store": str(store_path),
         "rules": rules.as_dict(),
@@ -34,14 +33,7 @@ def summarize(store_path) -> dict:
         "deals": {"total": total, "first": first, "last": last},
         "counts": {SOLVED: solved, UNSOLVABLE: unsolvable, UNKNOWN: unknown},
         "unknown_causes": dict(sorted(figures["unknown_causes"].items())),
-        "win_rate": {
-            "confidence": 0.95,
-            "method": "Wilson score interval",
-            "decided": rate_entry(solved, solved + unsolvable),
-            "unknown_as_lost": lost,
-            "unknown_as_won": won,
-            "bounds": {"low": lost["low"], "high": won["high"]},
-        },
+        "win_rate": win_rates(solved, unsolvable, unknown),
         "seconds_per_deal": {
             "total": total_seconds,
             "mean": total_seconds / total if total else None,
