@@ -28,7 +28,7 @@ moves its positions have (a depth-first search of a large space makes paths of t
 thousands of moves, with foundation return especially):
 
     stack[STACK_MOVES][start + i]   move i of the position at ``depth``, where
-    stack[STACK_FIRST][depth]       is where that position's list starts (``start``)
+    stack[STACK_STARTS][depth]      is where that position's list starts (``start``)
     stack[STACK_COUNTS][depth]      how many moves of that list are to be searched
     stack[STACK_NEXT][depth]        the list's next move to search
     stack[STACK_APPLIED][depth]     the move made at ``depth`` as ``apply_move`` returned it
@@ -61,7 +61,7 @@ ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, ZOBRIST_COLUMNS, PARAM_COUNT = 12, 13, 14, 1
 ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
-STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_FIRST = range(6)
+STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS = range(6)
 MAX_MOVES = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
@@ -100,7 +100,7 @@ def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     ``buffered_moves`` moves in all (see the module docstring)."""
     stack = [None] * 6
     stack[STACK_MOVES] = np.zeros(buffered_moves, dtype=np.int32)
-    stack[STACK_FIRST] = np.zeros(max_depth, dtype=np.int32)
+    stack[STACK_STARTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_NEXT] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)

@@ -37,10 +37,10 @@ from solver.engine.layout import (
     MAX_MOVES,
     STACK_APPLIED,
     STACK_COUNTS,
-    STACK_FIRST,
     STACK_MOVES,
     STACK_NEXT,
     STACK_SCORES,
+    STACK_STARTS,
     position_keys,
     stock_left,
 )
@@ -108,7 +108,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
     """Record the root and generate its moves."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
-    scores, starts = stack[STACK_SCORES], stack[STACK_FIRST]
+    scores, starts = stack[STACK_SCORES], stack[STACK_STARTS]
     control[CONTROL_DEPTH] = 0
     starts[0] = 0
     if cards_home(state, params) == params[CARD_COUNT]:
@@ -132,7 +132,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
     wants to grow; the status says which."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
-    applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_FIRST]
+    applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_STARTS]
     max_depth = counts.shape[0] - 1
     ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
