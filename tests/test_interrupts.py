@@ -30,11 +30,16 @@ def test_a_second_ctrl_c_raises_at_once():
 
 
 def test_a_search_flag_only_counts_ctrl_c():
-    with StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True) as stop:
-        signal.raise_signal(signal.SIGINT)
-        signal.raise_signal(signal.SIGINT)
-        assert stop.signal == signal.SIGINT
-        assert signal.getsignal(signal.SIGTERM) is not stop.handle
+    # Ctrl-C as an interactive shell leaves it (a shell's background job inherits it ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True) as stop:
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+            assert stop.signal == signal.SIGINT
+            assert signal.getsignal(signal.SIGTERM) is not stop.handle
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_an_ignored_sigint_stays_ignored_when_asked():
