@@ -12,10 +12,12 @@ from click.testing import CliRunner
 from solver import __version__
 from solver.board import board_from_json, parse_board
 from solver.cli import COMMAND_MODULES, main
+from solver.cli.solving import describe
 from solver.notation import final_position
 from solver.numbering import deal_board
 from solver.record import FIELD_NAMES
 from solver.reference import is_won
+from solver.result import UNKNOWN, Result
 from solver.rules import Rules
 
 RUSSIAN = Rules("russian")
@@ -332,6 +334,26 @@ def test_solve_budget_exhausted_exit_3():
     text = run("solve", "12", "--max-nodes", "1")
     assert text.exit_code == 3
     assert "verdict: unknown (nodes ran out)" in text.stdout
+    assert "to search on: a larger --max-nodes" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("budget", "hint"),
+    [
+        ("time", "--time-limit"),
+        ("nodes", "--max-nodes"),
+        ("memory", "--memory"),
+        ("depth", None),
+        ("interrupted", None),
+    ],
+)
+def test_an_unknown_verdict_says_what_to_give_it_next(budget, hint):
+    text = describe(Result(UNKNOWN, "", 10, 1.0, 5, budget=budget))
+    hints = [line for line in text.splitlines() if line.startswith("to search on:")]
+    if hint is None:
+        assert hints == [], text
+    else:
+        assert len(hints) == 1 and hint in hints[0], text
 
 
 def test_solve_board_file(tmp_path, solved_record):

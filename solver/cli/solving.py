@@ -154,10 +154,22 @@ def solve_range(
     sys.exit(0)
 
 
+# What to give an unknown verdict's search next, by the budget that ran out. Most deals a
+# few seconds leave unknown are huge lost spaces: their proofs take minutes and tens of
+# millions of positions (README, "The hard tail").
+MORE_OF = {
+    "time": "a larger --time-limit (hard deals can take minutes)",
+    "nodes": "a larger --max-nodes (hard deals can take a hundred million positions)",
+    "memory": "a larger --memory (the table was full)",
+}
+
+
 def describe(result) -> str:
     """A verdict, its line move by move, and the effort, for a reader."""
     why = {None: "", "interrupted": " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
+    if result.budget in MORE_OF:
+        lines.append(f"to search on: {MORE_OF[result.budget]}")
     if result.solution:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
         lines.append(f"solution: {result.solution_length} moves ({minimal})")
