@@ -41,9 +41,9 @@ from pathlib import Path
 import plots
 
 from solver.errors import YukonError
-from solver.ranges import DealRange, merge
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
+from solver.runs.batch import as_deal_range
 from solver.stats import Z_95, length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
 
@@ -215,7 +215,7 @@ def with_retries(table: Table, retry: Table) -> Table:
             store = retry.source["store"]
             raise YukonError(f"deal {row[0]}: {row[1]} in {table.name}, {new[1]} in {store}")
         rows.append(new if new is not None and row[1] == UNKNOWN else row)
-    deals = str(DealRange(merge((deal, deal) for deal in again)))
+    deals = str(as_deal_range(again))
     listed = f"$(cat {RESULTS.relative_to(HERE.parent)}/{table.name}.retried.txt)"
     retried = retry.source | {"deals": deals, "deals_argument": listed}
     retried["commands"] = store_commands(retried)
@@ -652,7 +652,7 @@ def unknown_deals(directory: Path, name: str, upto: int | None) -> str:
     unknown = [deal for deal, status, *_ in rows if status == UNKNOWN and (upto is None or deal <= upto)]
     if not unknown:
         raise YukonError(f"{name} has no unknown deals" + (f" up to {upto}" if upto else ""))
-    return str(DealRange(merge((deal, deal) for deal in unknown)))
+    return str(as_deal_range(unknown))
 
 
 def main(argv=None) -> int:
