@@ -11,7 +11,7 @@ import numpy as np
 from solver import reference
 from solver.board import Board, check_board
 from solver.cards import KING, make_card
-from solver.engine import jit, layout, moves, search, shortcut, table
+from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.interrupts import StopFlag
 from solver.notation import final_position, solution_text
 from solver.packing import Packed, copy_packed, decode, pack
@@ -25,6 +25,9 @@ from solver.rules import Rules
 MAX_DEPTH = 1 << 18
 BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
+ROOT_PAIRS_AFTER = 2_000
+PAIR_COST = int(__import__("os").environ.get("YUKON_PAIR_COST", "400"))  # TEMP: measured below
+PAIR_REWARD = int(__import__("os").environ.get("YUKON_PAIR_REWARD", "800"))  # TEMP
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
@@ -41,6 +44,17 @@ def search_stack():
     if stack is None:
         stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES)
     return stack
+
+
+def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
+    """The pairwise test's tables (see ``engine.h2``) built for the root ``packed``: this
+    thread's arrays, made once and rebuilt for every solve (the remembered dead tables of
+    ``engine.nogoods`` are forgotten with the deal they belong to)."""
+    tables = getattr(_thread_stacks, "dead_ends", None)
+    if tables is None:
+        tables = _thread_stacks.dead_ends = h2.make_tables()
+    h2.build_tables(packed.state, packed.params, tables)
+    return tables
 
 
 class Budget:
@@ -76,16 +90,38 @@ class Search:
     """One run of the engine's search from a packed position (DFS or one IDA* iteration)."""
 
     def __init__(
-        self, packed: Packed, mode: int, options: int, limit: int, memory_bytes: int, branch_limit: int = 0
+        self,
+        packed: Packed,
+        mode: int,
+        options: int,
+        limit: int,
+        memory_bytes: int,
+        branch_limit: int = 0,
+        dead_ends: tuple[np.ndarray, ...] | None = None,
+        pair_cost: int | None = None,
     ):
+        """``dead_ends``: the pairwise test's tables for this root, shared by the searches of
+        one solve (built here when not given). ``pair_cost``: what a pairwise test costs the
+        search's credit (``engine.search.pairs_due``; 0 also tests the root)."""
         self.packed = packed
+        self.dead_ends = dead_end_tables(packed) if dead_ends is None else dead_ends
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
-        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit)
+        self.control = search.make_control(
+            mode,
+            options,
+            limit,
+            self.grow_at(),
+            branch_limit,
+            PAIR_COST if pair_cost is None else pair_cost,
+            PAIR_REWARD,
+        )
         self.peak_entries = 0
         p = packed
-        search.search_start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control)
+        search.search_start(
+            p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
+        )
 
     def entries(self) -> np.ndarray:
         """The transposition table's slots (see ``engine.table``)."""
@@ -132,7 +168,15 @@ class Search:
                 break
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             status = search.search_chunk(
-                p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, limit
+                p.state,
+                p.params,
+                p.zobrist,
+                p.column_keys,
+                self.table,
+                self.stack,
+                self.control,
+                self.dead_ends,
+                limit,
             )
             budget.nodes += int(self.control[layout.CONTROL_NODES]) - before_nodes
             chunk = adapt_chunk(chunk, int(self.control[layout.CONTROL_NODES]) - before_nodes, before_time)
@@ -206,7 +250,8 @@ def warm_up(tell=tell_stderr) -> None:
 
 
 def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Budget) -> Result:
-    dfs, status, peak = first_win(packed, options, budget)
+    dead_ends = dead_end_tables(packed)
+    dfs, status, peak = first_win(packed, dead_ends, options, budget)
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
@@ -216,7 +261,7 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
     line = shorten(board, rules, dfs.path())
     proven = False
     if budget.limits.minimal:
-        line, proven, peak = shortest_line(board, rules, line, budget, options, peak)
+        line, proven, peak = shortest_line(board, rules, line, budget, options, peak, dead_ends)
     solution = verified_solution(board, line, rules)
     return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
 
@@ -236,7 +281,9 @@ PROBES = (
 DEAL_SCORES = (9, 45, 20, 60)
 
 
-def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int, int]:
+def first_win(
+    packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int, budget: Budget
+) -> tuple[Search, int, int]:
     """Depth-first search for a win. Probes that follow only the best 1, 2, 3 moves of
     each position (fresh tables, bounded nodes), the first three also leaving built cards
     on their parents (``moves.KEEP_BUILDS``), find most wins far sooner than the full
@@ -245,18 +292,44 @@ def first_win(packed: Packed, options: int, budget: Budget) -> tuple[Search, int
     cutting a move list has searched everything, so its verdict stands. Returns the
     deciding search, its status and the peak table entries of all."""
     peak = 0
-    for branch_limit, node_cap, probe_options in probe_plan(packed.params, options):
+    for number, (branch_limit, node_cap, probe_options) in enumerate(probe_plan(packed.params, options)):
         probe = Search(
-            copy_packed(packed), search.DFS, probe_options, 0, budget.limits.memory_bytes, branch_limit
+            copy_packed(packed),
+            search.DFS,
+            probe_options,
+            0,
+            budget.limits.memory_bytes,
+            branch_limit,
+            dead_ends,
         )
+        if number == 0:
+            status = probe.run(budget, min(node_cap, ROOT_PAIRS_AFTER))
+            if not settled(probe, status, budget) and root_dead(packed, dead_ends, options):
+                proof = Search(
+                    packed, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends, pair_cost=0
+                )
+                return proof, proof.run(budget), peak
         status = probe.run(budget, node_cap)
         peak = max(peak, probe.peak_entries)
-        if status == search.SOLVED or (status == search.EXHAUSTED and not probe.truncated) or budget.spent:
+        if settled(probe, status, budget):
             return probe, status, peak
     full_options = moves.with_deal_score(options, DEAL_SCORES[0])
-    full = Search(packed, search.DFS, full_options, 0, budget.limits.memory_bytes)
+    full = Search(packed, search.DFS, full_options, 0, budget.limits.memory_bytes, dead_ends=dead_ends)
     status = full.run(budget)
     return full, status, max(peak, full.peak_entries)
+
+
+def settled(probe: Search, status: int, budget: Budget) -> bool:
+    """Has the probe decided the deal (a win, or an exhaustive search), or the budget run out?"""
+    return (
+        status == search.SOLVED or (status == search.EXHAUSTED and not probe.truncated) or bool(budget.spent)
+    )
+
+
+def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Does the pairwise test (when on) prove the root lost? It runs once the first probe has
+    searched ROOT_PAIRS_AFTER positions without a win, so easy deals never pay for it."""
+    return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
 
 
 def probe_plan(params: np.ndarray, options: int):
@@ -281,14 +354,16 @@ def guessing_matters(params: np.ndarray) -> bool:
     return not (params[layout.SAME_SUIT] and params[layout.CARD_COUNT] == 52)
 
 
-def shortest_line(board, rules, line, budget, options, peak):
+def shortest_line(board, rules, line, budget, options, peak, dead_ends):
     """IDA* from the root with limits below the known line's length. Each iteration that
     is exhausted without truncation proves no line of that length exists; the first line
     found is then minimal. Returns (line, proven minimal, peak entries)."""
     packed = pack(board, rules)
     limit = int(search.remaining_cost(packed.state, packed.params))
     while limit < len(line):
-        ida = Search(pack(board, rules), search.IDA, options, limit, budget.limits.memory_bytes)
+        ida = Search(
+            pack(board, rules), search.IDA, options, limit, budget.limits.memory_bytes, dead_ends=dead_ends
+        )
         status = ida.run(budget)
         peak = max(peak, ida.peak_entries)
         if status == search.SOLVED:

@@ -30,7 +30,7 @@ from solver.numbering import deal_board
 from solver.packing import copy_packed, pack
 from solver.result import Limits
 from solver.rules import Rules
-from solver.solve import DEAL_SCORES, Budget, Search, probe_plan
+from solver.solve import DEAL_SCORES, Budget, Search, dead_end_tables, probe_plan
 
 
 @rules_sets
@@ -214,9 +214,10 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     stack = layout.make_stack(max_depth, buffered_moves)
     control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
     p = packed
-    search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control)
+    dead_ends = dead_end_tables(packed)
+    search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends)
     status = search.search_chunk(
-        p.state, p.params, p.zobrist, p.column_keys, table, stack, control, 2_000_000
+        p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends, 2_000_000
     )
     assert status == search.EXHAUSTED
     assert bool(control[layout.CONTROL_TRUNCATED]) == truncated

@@ -19,6 +19,7 @@ The stack and the control block are laid out in ``layout``.
 
 import numpy as np
 
+from solver.engine.h2 import h2_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -31,6 +32,9 @@ from solver.engine.layout import (
     CONTROL_NEXT_LIMIT,
     CONTROL_NODES,
     CONTROL_OPTIONS,
+    CONTROL_PAIR_COST,
+    CONTROL_PAIR_CREDIT,
+    CONTROL_PAIR_REWARD,
     CONTROL_SIZE,
     CONTROL_STATUS,
     CONTROL_TRUNCATED,
@@ -44,14 +48,20 @@ from solver.engine.layout import (
     position_keys,
     stock_left,
 )
+from solver.engine.move_kinds import TO_FOUNDATION
 from solver.engine.moves import (
+    H2,
     HOPELESS,
     KEEP_BUILDS,
+    NOGOODS,
+    TURNED,
     apply_move,
     cards_home,
     generate_moves,
+    move_kind,
     undo_move,
 )
+from solver.engine.nogoods import known_dead, remember_dead
 from solver.engine.prune import NOWHERE, hopeless, may_turn_hopeless, twins_hopeless, watched_place
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
 
@@ -61,11 +71,22 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 
 
-def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0) -> np.ndarray:
+def make_control(
+    mode: int,
+    options: int,
+    limit: int,
+    grow_at: int,
+    branch_limit: int = 0,
+    pair_cost: int = 0,
+    pair_reward: int = 0,
+) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
-    (it can never prove unsolvable)."""
+    (it can never prove unsolvable). ``pair_cost`` and ``pair_reward`` ration the pairwise
+    test (see ``pairs_due``; a cost of 0 tests every position it may)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+    control[CONTROL_PAIR_COST] = pair_cost
+    control[CONTROL_PAIR_REWARD] = pair_reward
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
@@ -104,8 +125,43 @@ def expand(state, params, control, moves, start, scores):
 
 
 @kernel
-def search_start(state, params, zobrist, column_keys, table, stack, control):
-    """Record the root and generate its moves."""
+def pairs_dead(state, params, control, dead_ends, due):
+    """The pairwise dead-end tests, where the options ask for them: the remembered dead
+    tables (``nogoods``) on every position, the full test (``h2``) where ``due``; a position
+    the full test proves dead is remembered."""
+    options = control[CONTROL_OPTIONS]
+    if not (options & H2):
+        return False
+    use_nogoods = (options & NOGOODS) != 0
+    if use_nogoods and known_dead(state, params, dead_ends):
+        return True
+    if not due or not h2_dead(state, params, dead_ends):
+        return False
+    control[CONTROL_PAIR_CREDIT] += control[CONTROL_PAIR_REWARD]
+    if use_nogoods:
+        remember_dead(dead_ends)
+    return True
+
+
+@kernel
+def pairs_due(control, move):
+    """Does the full pairwise test run after ``move``? Only after a move that turned a card or
+    sent one home (the moves that change which cards can ever be freed; a rearrangement of
+    face-up packets seldom makes a position dead), and only on credit: each position reached
+    earns 1, a test costs ``control[CONTROL_PAIR_COST]`` (about what it costs, counted in
+    positions) and a test that proves a position dead earns ``control[CONTROL_PAIR_REWARD]``.
+    Easy deals so never pay, and the test is used as often as it pays its way."""
+    if (move & TURNED) == 0 and move_kind(move) != TO_FOUNDATION:
+        return False
+    if control[CONTROL_PAIR_CREDIT] < control[CONTROL_PAIR_COST]:
+        return False
+    control[CONTROL_PAIR_CREDIT] -= control[CONTROL_PAIR_COST]
+    return True
+
+
+@kernel
+def search_start(state, params, zobrist, column_keys, table, stack, control, dead_ends):
+    """Record the root and generate its moves (none when a dead-end test proves it lost)."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
     scores, starts = stack[STACK_SCORES], stack[STACK_STARTS]
@@ -116,9 +172,10 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    if (control[CONTROL_OPTIONS] & HOPELESS) and (
-        hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params)
-    ):
+    if (
+        (control[CONTROL_OPTIONS] & HOPELESS)
+        and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
+    ) or pairs_dead(state, params, control, dead_ends, control[CONTROL_PAIR_COST] == 0):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves, 0, scores)
@@ -127,7 +184,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control):
 
 
 @kernel
-def search_chunk(state, params, zobrist, column_keys, table, stack, control, node_limit):
+def search_chunk(state, params, zobrist, column_keys, table, stack, control, dead_ends, node_limit):
     """Search on until a win, exhaustion, ``node_limit`` nodes in all, or a table that
     wants to grow; the status says which."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
@@ -151,6 +208,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         next_index[depth] = index + 1
         applied[depth] = apply_move(state, params, zobrist, column_keys, moves[starts[depth] + index])
         nodes += 1
+        control[CONTROL_PAIR_CREDIT] += 1
         child = depth + 1
         if cards_home(state, params) == card_count:
             depth = child
@@ -170,11 +228,12 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, nod
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
+        move = applied[depth]
         if (
             (control[CONTROL_OPTIONS] & HOPELESS)
-            and may_turn_hopeless(state, params, applied[depth])
-            and hopeless(state, params, watched_place(state, params, applied[depth]), NOWHERE)
-        ):
+            and may_turn_hopeless(state, params, move)
+            and hopeless(state, params, watched_place(state, params, move), NOWHERE)
+        ) or pairs_dead(state, params, control, dead_ends, pairs_due(control, move)):
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]

@@ -1,0 +1,422 @@
+"""H2: the pairwise (h^2) dead-end test over a planning encoding of a one-deck position.
+
+The position is described by *facts*, and every legal move by an *action* (preconditions that
+must hold, facts it adds, facts it deletes):
+
+  on(c, d)    card c lies directly on d: a card, or the base of a column (c is its bottom card);
+  clear(d)    nothing lies on d (d is exposed, or an empty column's base);
+  up(c)       c is face up in a column;
+  home(c)     c is on its foundation;
+  nothome(c)  c is not on its foundation (foundation return only).
+
+  move(x, y, z)   pre {on(x,y), up(x), clear(z)}; add {on(x,z), clear(y), up(y)}; del {on(x,y),
+                  clear(z)}: the packet led by x leaves y for z, a card x builds on (a parent) or,
+                  for a King, an empty column's base; the cards on top of x keep their ``on``
+                  facts, so one action is every packet that x leads;
+  tohome(x, y)    pre {on(x,y), clear(x), up(x), home(x-1), nothome(x)}; add {home(x), clear(y),
+                  up(y)}; del {on(x,y), clear(x), nothome(x)}: exposed x goes to its foundation
+                  (no home(x-1) for an Ace);
+  fromhome(x, z)  (foundation return) pre {home(x), clear(z), nothome(x+1)}; add {on(x,z),
+                  clear(x), up(x), nothome(x)}; del {home(x), clear(z)}: the top card x of its
+                  foundation comes back onto a parent or, for a King, an empty column's base
+                  (no nothome(x+1) for a King); up(y) is added only when y is a card.
+
+The facts of a position: on(c, d) for every card in a column, up(c) for the face-up ones,
+clear(d) for every column's exposed card and every empty column's base, home(c) for the cards
+on the foundations and nothome(c) for the others. The tables are built once, from the root:
+a card can only ever lie on the card beneath it at the root, on a parent, or (a King) on a
+base, so those ``on`` facts are all that any later position needs (a position with another
+is never judged: the test then answers "alive").
+
+Why a flagged position is lost. (1) Every legal move from a position s to s' is an action
+whose preconditions are facts of s, and the facts of s' are among (facts of s - del) + add
+(checked case by case above: a packet move turns the card it uncovers, which the engine does
+as part of the move; a card going home stays "up", which only adds a fact). Applying an
+action to a superset of a position's facts yields a superset of the next position's facts,
+so every line of play from s is, fact for fact, covered by a plan of this encoding. (2) h^2
+(Haslum and Geffner, AIPS 2000) computes a set of fact pairs that contains every pair true
+together in some state a plan reaches: start from the pairs of s; an action whose
+preconditions are pairwise in the set makes each pair of its added facts reachable, and
+each added fact p with every fact q that it does not delete and that is paired in the set
+with every one of its preconditions. By induction on the plan's length every pair of every
+reached state is in the set. (3) A win puts every card home. So a card whose home(c) is not
+in the set (as the pair {home(c), home(c)}) can never go home, and the position is lost.
+Russian uses the same encoding with a card's one same-suit parent; Milligan (two decks, a
+stock) is not encoded: the test never runs there.
+
+The computation: pair rows are bitsets of uint64 words (``reach[p]`` has bit q when {p, q}
+is reachable; kept symmetric), and the fixpoint runs as a work list of actions: an action is
+looked at again only when the row of one of its preconditions grew. It stops as soon as
+every home fact is reachable (the position is alive). A full table of a dead position is
+what ``nogoods`` remembers.
+
+Array layouts (``make_tables``; ``tables[H2_...]``):
+
+    facts[card, d]          fact number of on(card, d), d a card or BASE + column; NO_FACT if none
+    facts[FACT_CLEAR, d]    clear(d);  facts[FACT_UP, c] up(c);  facts[FACT_HOME, c] home(c)
+    facts[FACT_NOTHOME, c]  nothome(c) (NO_FACT without return). Fact c < 52 is home(c).
+    actions[a, PRE + i]     precondition i of action a (i < actions[a, PRE_COUNT]);
+    actions[a, ADD + i]     added fact i (i < actions[a, ADD_COUNT])
+    masks[a, MASK_PRE|MASK_ADD|MASK_DELETE, w]   the same sets as bitsets
+    users_start[f], users[users_start[f] : users_start[f + 1]]   the actions with f in pre
+    reach[p, w]             the pair table of the last call
+    queue, queued           the work list
+    position_facts, position_mask   the facts of the position tested (list and bitset)
+    compatible[w]           scratch: the facts an applied action's added facts pair with
+    header[HEADER_...]      sizes and counters (see below)
+    ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
+"""
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from solver.engine.cards import builds_on, rank_of
+from solver.engine.jit import kernel
+from solver.engine.layout import (
+    CAPACITY,
+    CARD_COUNT,
+    COLUMNS,
+    FACE_DOWN,
+    FOUNDATION_COUNT,
+    FOUNDATION_RETURN,
+    FOUNDATIONS,
+    LENGTHS,
+    SAME_SUIT,
+    STOCK_SIZE,
+)
+
+MAX_FACTS = 512
+WORDS = MAX_FACTS // 64
+MAX_ACTIONS = 1024
+MAX_COLUMNS = 8
+BASE = 52  # the base of column i is "card" BASE + i
+NO_FACT = -1
+RING_SIZE = 16
+
+# rows of ``facts`` after the 52 ``on`` rows
+FACT_CLEAR, FACT_UP, FACT_HOME, FACT_NOTHOME, FACT_ROWS = 52, 53, 54, 55, 56
+# columns of ``actions``
+PRE, ADD, PRE_COUNT, ADD_COUNT, ACTION_FIELDS = 0, 5, 9, 10, 11
+MAX_PRE, MAX_ADD = 5, 4
+# rows of ``masks``
+MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
+# the tables tuple
+H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_APPLIED_AT, H2_GREW_AT = range(6)
+H2_POSITION_FACTS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
+H2_TABLE_COUNT = 12
+# header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters
+HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
+HEADER_RING_FILL, HEADER_RING_NEXT, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_SIZE = range(5, 10)
+
+
+def make_tables() -> tuple[np.ndarray, ...]:
+    """Empty tables (see the module docstring), for ``build_tables`` to fill."""
+    tables = [None] * H2_TABLE_COUNT
+    tables[H2_FACTS] = np.full((FACT_ROWS, BASE + MAX_COLUMNS), NO_FACT, dtype=np.int32)
+    tables[H2_ACTIONS] = np.zeros((MAX_ACTIONS, ACTION_FIELDS), dtype=np.int32)
+    tables[H2_MASKS] = np.zeros((MAX_ACTIONS, 3, WORDS), dtype=np.uint64)
+    tables[H2_REACH] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
+    tables[H2_APPLIED_AT] = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    tables[H2_GREW_AT] = np.zeros(MAX_FACTS, dtype=np.int64)
+    tables[H2_POSITION_FACTS] = np.zeros(MAX_FACTS, dtype=np.int32)
+    tables[H2_POSITION_MASK] = np.zeros(WORDS, dtype=np.uint64)
+    tables[H2_COMPATIBLE] = np.zeros(WORDS, dtype=np.uint64)
+    tables[H2_HEADER] = np.zeros(HEADER_SIZE, dtype=np.int64)
+    tables[H2_RING] = np.zeros((RING_SIZE, MAX_FACTS, WORDS), dtype=np.uint64)
+    tables[H2_RING_FACTS] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
+    return tuple(tables)
+
+
+@kernel
+def encodable(params):
+    """One deck and no stock: the positions the encoding describes."""
+    return params[CARD_COUNT] == 52 and params[STOCK_SIZE] == 0 and params[COLUMNS] <= MAX_COLUMNS
+
+
+@kernel
+def number_fact(facts, row, column, count):
+    """Give fact ``facts[row, column]`` the next number unless it has one; return the count."""
+    if facts[row, column] == NO_FACT:
+        facts[row, column] = count
+        count += 1
+    return count
+
+
+@kernel
+def number_facts(state, params, facts):
+    """Number every fact of the deal at ``state``; return how many there are."""
+    facts[:, :] = NO_FACT
+    count = 0
+    for row in (FACT_HOME, FACT_UP):
+        for card in range(52):
+            count = number_fact(facts, row, card, count)
+    for below in range(BASE + params[COLUMNS]):
+        count = number_fact(facts, FACT_CLEAR, below, count)
+    if params[FOUNDATION_RETURN]:
+        for card in range(52):
+            count = number_fact(facts, FACT_NOTHOME, card, count)
+    capacity = params[CAPACITY]
+    for column in range(params[COLUMNS]):
+        below = BASE + column
+        for index in range(state[params[LENGTHS] + column]):
+            card = state[column * capacity + index]
+            count = number_fact(facts, card, below, count)
+            below = card
+    for card in range(52):
+        for target in range(BASE + params[COLUMNS]):
+            if is_target(params, card, target):
+                count = number_fact(facts, card, target, count)
+    return count
+
+
+@kernel
+def is_target(params, card, target):
+    """May ``card`` be put on ``target``: a card it builds on, or (a King) a column's base?"""
+    if target >= BASE:
+        return rank_of(card) == 13
+    return builds_on(card, target, params[SAME_SUIT])
+
+
+@kernel
+def add_action(tables, count, pre, pre_count, add, add_count, delete, delete_count):
+    """Append an action with the given fact lists (NO_FACT entries are left out); return the
+    action count, or -1 when the tables are full."""
+    if count < 0 or count >= MAX_ACTIONS:
+        return -1
+    actions, masks = tables[H2_ACTIONS], tables[H2_MASKS]
+    masks[count, :, :] = 0
+    kept = 0
+    for i in range(pre_count):
+        if pre[i] != NO_FACT:
+            actions[count, PRE + kept] = pre[i]
+            set_bit(masks[count, MASK_PRE], pre[i])
+            kept += 1
+    actions[count, PRE_COUNT] = kept
+    kept = 0
+    for i in range(add_count):
+        if add[i] != NO_FACT:
+            actions[count, ADD + kept] = add[i]
+            set_bit(masks[count, MASK_ADD], add[i])
+            kept += 1
+    actions[count, ADD_COUNT] = kept
+    for i in range(delete_count):
+        if delete[i] != NO_FACT:
+            set_bit(masks[count, MASK_DELETE], delete[i])
+    return count + 1
+
+
+@kernel
+def set_bit(words, bit):
+    """Set ``bit`` of a bitset of uint64 words."""
+    words[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+
+
+@kernel
+def has_bit(words, bit):
+    """Is ``bit`` of a bitset of uint64 words set?"""
+    return (words[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
+
+
+@kernel
+def up_fact(facts, below):
+    """up(below) when ``below`` is a card; NO_FACT for a base (an empty column turns nothing)."""
+    return facts[FACT_UP, below] if below < BASE else NO_FACT
+
+
+@kernel
+def list_card_actions(params, tables, card, count, pre, add, delete):
+    """Append the actions of ``card``: its moves and foundation moves from each place it can
+    lie, and (with return) its moves back from the foundation. Returns the action count."""
+    facts = tables[H2_FACTS]
+    successor = facts[FACT_HOME, card - 1] if rank_of(card) > 1 else NO_FACT
+    for below in range(BASE + params[COLUMNS]):
+        on_below = facts[card, below]
+        if on_below == NO_FACT:
+            continue
+        for target in range(BASE + params[COLUMNS]):
+            if target == below or not is_target(params, card, target):
+                continue
+            pre[0], pre[1], pre[2] = on_below, facts[FACT_UP, card], facts[FACT_CLEAR, target]
+            add[0], add[1], add[2] = facts[card, target], facts[FACT_CLEAR, below], up_fact(facts, below)
+            delete[0], delete[1] = on_below, facts[FACT_CLEAR, target]
+            count = add_action(tables, count, pre, 3, add, 3, delete, 2)
+        pre[0], pre[1], pre[2] = on_below, facts[FACT_CLEAR, card], facts[FACT_UP, card]
+        pre[3], pre[4] = successor, facts[FACT_NOTHOME, card]
+        add[0], add[1], add[2] = facts[FACT_HOME, card], facts[FACT_CLEAR, below], up_fact(facts, below)
+        delete[0], delete[1], delete[2] = on_below, facts[FACT_CLEAR, card], facts[FACT_NOTHOME, card]
+        count = add_action(tables, count, pre, 5, add, 3, delete, 3)
+    if not params[FOUNDATION_RETURN]:
+        return count
+    above = facts[FACT_NOTHOME, card + 1] if rank_of(card) < 13 else NO_FACT
+    for target in range(BASE + params[COLUMNS]):
+        if not is_target(params, card, target):
+            continue
+        pre[0], pre[1], pre[2] = facts[FACT_HOME, card], facts[FACT_CLEAR, target], above
+        add[0], add[1] = facts[card, target], facts[FACT_CLEAR, card]
+        add[2], add[3] = facts[FACT_UP, card], facts[FACT_NOTHOME, card]
+        delete[0], delete[1] = facts[FACT_HOME, card], facts[FACT_CLEAR, target]
+        count = add_action(tables, count, pre, 3, add, 4, delete, 2)
+    return count
+
+
+@kernel
+def build_tables(state, params, tables):
+    """Build the facts and actions of the deal at ``state`` (its root) into ``tables`` and
+    reset the counters and the ring; where the encoding does not apply (or its tables would
+    overflow) ``header[HEADER_FACTS]`` is 0 and every test answers "alive"."""
+    header = tables[H2_HEADER]
+    header[:] = 0
+    if not encodable(params):
+        return
+    fact_count = number_facts(state, params, tables[H2_FACTS])
+    pre = np.empty(MAX_PRE, dtype=np.int32)
+    add = np.empty(MAX_ADD, dtype=np.int32)
+    delete = np.empty(3, dtype=np.int32)
+    action_count = 0
+    for card in range(52):
+        action_count = list_card_actions(params, tables, card, action_count, pre, add, delete)
+    if fact_count > MAX_FACTS or action_count < 0:
+        return
+    header[HEADER_FACTS] = fact_count
+    header[HEADER_WORDS] = (fact_count + 63) // 64
+    header[HEADER_ACTIONS] = action_count
+
+
+@kernel
+def add_position_fact(tables, fact, count):
+    """Note ``fact`` as true in the position tested; -1 (and stays so) if it is not encoded."""
+    if count < 0 or fact == NO_FACT:
+        return -1
+    tables[H2_POSITION_FACTS][count] = fact
+    set_bit(tables[H2_POSITION_MASK], fact)
+    return count + 1
+
+
+@kernel
+def position_facts(state, params, tables):
+    """List the facts of the position at ``state`` (``position_facts``, ``position_mask``);
+    return how many, or -1 if one of them is not in the tables (never for a position
+    reached from the root they were built from)."""
+    facts = tables[H2_FACTS]
+    tables[H2_POSITION_MASK][:] = 0
+    capacity = params[CAPACITY]
+    count = 0
+    for slot in range(params[FOUNDATION_COUNT]):
+        height = state[params[FOUNDATIONS] + slot]
+        for rank in range(1, 14):
+            card = (slot % 4) * 13 + rank - 1
+            if rank <= height:
+                count = add_position_fact(tables, facts[FACT_HOME, card], count)
+            elif params[FOUNDATION_RETURN]:
+                count = add_position_fact(tables, facts[FACT_NOTHOME, card], count)
+    for column in range(params[COLUMNS]):
+        face_down = state[params[FACE_DOWN] + column]
+        below = BASE + column
+        for index in range(state[params[LENGTHS] + column]):
+            card = state[column * capacity + index]
+            count = add_position_fact(tables, facts[card, below], count)
+            if index >= face_down:
+                count = add_position_fact(tables, facts[FACT_UP, card], count)
+            below = card
+        count = add_position_fact(tables, facts[FACT_CLEAR, below], count)
+    return count
+
+
+@kernel
+def applicable(tables, action, words):
+    """Are the action's preconditions pairwise reachable (each row holds all of them)? Fills
+    ``compatible`` with the facts paired with every precondition, less those it deletes, plus
+    those it adds."""
+    actions, masks, reach = tables[H2_ACTIONS], tables[H2_MASKS], tables[H2_REACH]
+    compatible = tables[H2_COMPATIBLE]
+    for w in range(words):
+        compatible[w] = ~np.uint64(0)
+    for i in range(actions[action, PRE_COUNT]):
+        row = reach[actions[action, PRE + i]]
+        for w in range(words):
+            if row[w] & masks[action, MASK_PRE, w] != masks[action, MASK_PRE, w]:
+                return False
+            compatible[w] &= row[w]
+    for w in range(words):
+        compatible[w] = (compatible[w] & ~masks[action, MASK_DELETE, w]) | masks[action, MASK_ADD, w]
+    return True
+
+
+@kernel
+def add_pairs(tables, fact, words, tick):
+    """Pair ``fact`` with every ``compatible`` fact (in both rows), stamping the rows that grew
+    with ``tick``; return whether a row grew."""
+    reach, compatible, grew_at = tables[H2_REACH], tables[H2_COMPATIBLE], tables[H2_GREW_AT]
+    grew = False
+    fact_bit = np.uint64(1) << np.uint64(fact & 63)
+    for w in range(words):
+        missing = compatible[w] & ~reach[fact, w]
+        if missing == 0:
+            continue
+        grew = True
+        grew_at[fact] = tick
+        reach[fact, w] |= missing
+        while missing != 0:
+            other = w * 64 + trailing_zeros(missing)
+            missing &= missing - np.uint64(1)
+            reach[other, fact >> 6] |= fact_bit
+            grew_at[other] = tick
+    return grew
+
+
+@kernel
+def stale(tables, action):
+    """Has a precondition's row grown since ``action`` was last applied?"""
+    actions, grew_at = tables[H2_ACTIONS], tables[H2_GREW_AT]
+    applied_at = tables[H2_APPLIED_AT][action]
+    for i in range(actions[action, PRE_COUNT]):
+        if grew_at[actions[action, PRE + i]] > applied_at:
+            return True
+    return False
+
+
+@kernel
+def h2_dead(state, params, tables):
+    """Is the position at ``state`` lost by the pairwise test (some card's home unreachable)?
+    False whenever the tables do not apply. The full pair table of a dead position is left
+    in ``reach`` (see ``nogoods``).
+
+    The fixpoint runs in sweeps over the actions; an action is applied again only when the
+    row of one of its preconditions grew since it was last applied (its own additions only
+    pair facts it adds, which it would add again)."""
+    header = tables[H2_HEADER]
+    fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
+    if fact_count == 0:
+        return False
+    count = position_facts(state, params, tables)
+    if count < 0:
+        return False
+    header[HEADER_CALLS] += 1
+    reach, known, mask = tables[H2_REACH], tables[H2_POSITION_FACTS], tables[H2_POSITION_MASK]
+    applied_at, grew_at = tables[H2_APPLIED_AT], tables[H2_GREW_AT]
+    reach[:fact_count, :words] = 0
+    grew_at[:fact_count] = 0
+    applied_at[:action_count] = -1
+    homes = 0
+    for i in range(count):
+        reach[known[i], :words] = mask[:words]
+        if known[i] < 52:
+            homes += 1
+    tick = 0
+    changed = True
+    while changed and homes < 52:
+        changed = False
+        for action in range(action_count):
+            if not stale(tables, action) or not applicable(tables, action, words):
+                continue
+            tick += 1
+            applied_at[action] = tick
+            for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
+                fact = tables[H2_ACTIONS][action, ADD + i]
+                if fact < 52 and not has_bit(reach[fact], fact):
+                    homes += 1
+                changed |= add_pairs(tables, fact, words, tick)
+    if homes == 52:
+        return False
+    header[HEADER_DEAD] += 1
+    return True

@@ -1,0 +1,90 @@
+"""NOGOODS: a dead position's pair table, remembered, proves later positions dead in microseconds.
+
+When ``h2.h2_dead`` proves a position s dead it leaves its full pair table R_s in ``reach``
+(the fixpoint ran to the end: no early exit happens when some home fact stays unreached).
+``remember_dead`` copies it into a ring of the last ``h2.RING_SIZE`` such tables. A later
+position t (of the same deal: the tables' facts and actions are the same) is dead too when
+every pair of its facts lies in one remembered R_s, whatever its arrangement:
+
+h^2's table is the least set of pairs that contains the position's own pairs and is closed
+under the action rule, and that rule is monotone (a larger set makes more actions applicable
+and pairs more facts with what they add). R_s is closed under the rule and, by the test,
+holds every pair of t, so t's least closed set lies inside R_s. R_s lacks the pair {home(c),
+home(c)} for some card c, so t's table lacks it too, and t is dead by the argument of ``h2``.
+
+The check costs one pass over t's facts per remembered table (its rows ANDed with t's fact
+set); it runs before the full test, which it spares where it succeeds.
+"""
+
+from solver.engine.h2 import (
+    H2_HEADER,
+    H2_POSITION_FACTS,
+    H2_POSITION_MASK,
+    H2_REACH,
+    H2_RING,
+    H2_RING_FACTS,
+    HEADER_FACTS,
+    HEADER_NOGOOD_CALLS,
+    HEADER_NOGOOD_DEAD,
+    HEADER_RING_FILL,
+    HEADER_RING_NEXT,
+    HEADER_WORDS,
+    RING_SIZE,
+    has_bit,
+    position_facts,
+    set_bit,
+)
+from solver.engine.jit import kernel
+
+
+@kernel
+def remember_dead(tables):
+    """Copy the pair table of the position just proved dead into the ring."""
+    header = tables[H2_HEADER]
+    fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
+    slot = header[HEADER_RING_NEXT]
+    reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
+    tables[H2_RING][slot, :fact_count, :words] = reach[:fact_count, :words]
+    reachable[:] = 0
+    for fact in range(fact_count):
+        if has_bit(reach[fact], fact):
+            set_bit(reachable, fact)
+    header[HEADER_RING_NEXT] = (slot + 1) % RING_SIZE
+    header[HEADER_RING_FILL] = min(header[HEADER_RING_FILL] + 1, RING_SIZE)
+
+
+@kernel
+def covered(tables, slot, count, words):
+    """Does remembered table ``slot`` hold every pair of the position's ``count`` facts?
+    First, cheaply: is each of them reachable there?"""
+    table, known, mask = tables[H2_RING][slot], tables[H2_POSITION_FACTS], tables[H2_POSITION_MASK]
+    reachable = tables[H2_RING_FACTS][slot]
+    for w in range(words):
+        if mask[w] & ~reachable[w] != 0:
+            return False
+    for i in range(count):
+        row = table[known[i]]
+        for w in range(words):
+            if row[w] & mask[w] != mask[w]:
+                return False
+    return True
+
+
+@kernel
+def known_dead(state, params, tables):
+    """Is every fact pair of the position at ``state`` in a remembered dead table (newest
+    first)? Leaves the position's facts listed for ``h2_dead``."""
+    header = tables[H2_HEADER]
+    fill = header[HEADER_RING_FILL]
+    if header[HEADER_FACTS] == 0 or fill == 0:
+        return False
+    count = position_facts(state, params, tables)
+    if count < 0:
+        return False
+    header[HEADER_NOGOOD_CALLS] += 1
+    for age in range(fill):
+        slot = (header[HEADER_RING_NEXT] - 1 - age) % RING_SIZE
+        if covered(tables, slot, count, header[HEADER_WORDS]):
+            header[HEADER_NOGOOD_DEAD] += 1
+            return True
+    return False

@@ -1,0 +1,236 @@
+"""The pairwise dead-end test (engine/h2.py) and the remembered dead tables (engine/nogoods.py):
+the kernel's pair table equals a plain-Python one of the same encoding, a flagged position is
+lost by exhaustive search, no position on a winning line is flagged, and search verdicts are
+the same with and without them."""
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import h2_reference
+import pytest
+from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
+from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search
+from hypothesis import event, given, settings
+from pinned import pinned_deals
+from strategies import dealt_board, playout
+
+from solver.board import Board, read_board
+from solver.engine import h2, moves, nogoods
+from solver.notation import replay_tokens
+from solver.numbering import deal_board
+from solver.packing import pack
+from solver.result import UNKNOWN, Limits
+from solver.rules import Rules
+
+ONE_DECK = [
+    Rules(variant, foundation_return)
+    for variant in ("yukon", "russian")
+    for foundation_return in (False, True)
+]
+one_deck = pytest.mark.parametrize("rules", ONE_DECK, ids=[rules.label() for rules in ONE_DECK])
+CATALOGUE = Path(__file__).parent.parent / "catalogue"
+WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.H2 | moves.NOGOODS)
+
+
+def tables_for(root: Board, rules: Rules):
+    tables = h2.make_tables()
+    packed = pack(root, rules)
+    h2.build_tables(packed.state, packed.params, tables)
+    return tables
+
+
+def kernel_dead(tables, board: Board, rules: Rules) -> bool:
+    packed = pack(board, rules)
+    return bool(h2.h2_dead(packed.state, packed.params, tables))
+
+
+def fact_names(tables, columns: int) -> dict[int, tuple]:
+    """The kernel's fact numbers, named as in ``h2_reference``."""
+    facts = tables[h2.H2_FACTS]
+
+    def below_name(below):
+        return below if below < h2.BASE else ("base", below - h2.BASE)
+
+    names = {}
+    for below in range(h2.BASE + columns):
+        for card in range(52):
+            if facts[card, below] != h2.NO_FACT:
+                names[int(facts[card, below])] = ("on", card, below_name(below))
+        names[int(facts[h2.FACT_CLEAR, below])] = ("clear", below_name(below))
+    for card in range(52):
+        for row, kind in ((h2.FACT_UP, "up"), (h2.FACT_HOME, "home"), (h2.FACT_NOTHOME, "nothome")):
+            if facts[row, card] != h2.NO_FACT:
+                names[int(facts[row, card])] = (kind, card)
+    return names
+
+
+def kernel_pairs(tables, columns: int) -> set[frozenset]:
+    names = fact_names(tables, columns)
+    reach = tables[h2.H2_REACH]
+    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
+    return {
+        frozenset((names[p], names[q]))
+        for p in range(count)
+        for q in range(count)
+        if (int(reach[p, q >> 6]) >> (q & 63)) & 1
+    }
+
+
+def playout_positions(rules: Rules, seed: int, count: int):
+    """(root, position) pairs from random playouts of numbered deals."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        root = dealt_board(rules, rng.randint(1, 31999))
+        positions = list(playout(root, rules, rng, rng.randint(0, 60), rng.choice((0.2, 0.6))))
+        yield root, positions[-1]
+
+
+def line_positions(rules: Rules, seed: int, count: int):
+    """(root, position) pairs: a random point on random catalogue lines of the variant (a strict
+    line is legal with foundation return too)."""
+    rng = random.Random(seed)
+    entries = json.loads((CATALOGUE / f"{rules.variant}-normal.json").read_text())["entries"]
+    for entry in rng.sample(entries, count):
+        root = read_board(entry["board"], rules)
+        tokens = entry["solution"].split()
+        steps = list(replay_tokens(root, tokens[: rng.randint(0, len(tokens) - 1)], rules))
+        yield root, steps[-1][2] if steps else root
+
+
+@one_deck
+def test_the_kernel_pair_table_is_the_plain_python_one(rules):
+    """On random positions (random playouts, points on winning lines) the kernel and
+    ``h2_reference`` agree on the verdict, and on a dead position (where the kernel's fixpoint
+    runs to the end) on every pair."""
+    seen = Counter()
+    seed = len(rules.label())
+    for root, board in [*playout_positions(rules, seed, 8), *line_positions(rules, seed, 4)]:
+        tables = tables_for(root, rules)
+        dead = kernel_dead(tables, board, rules)
+        expected = h2_reference.pair_table(root, board, rules)
+        assert dead == any(frozenset([("home", card)]) not in expected for card in range(52)), board.to_text()
+        seen[dead] += 1
+        if dead:
+            assert kernel_pairs(tables, rules.column_count) == expected, board.to_text()
+    assert seen[True] > 0 and seen[False] > 0, seen
+
+
+@one_deck
+def test_a_flagged_position_is_lost(rules):
+    """Small positions (some lost by construction): whatever the test flags, exhaustive
+    search proves lost; and the test flags some."""
+    seen = Counter()
+
+    @settings(max_examples=300, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        if not kernel_dead(tables_for(board, rules), board, rules):
+            seen["alive"] += 1
+            return
+        try:
+            verdict = exhaustive_search(board, rules, 5_000)[0]
+        except TooBig:
+            event("too big")
+            return
+        assert verdict == UNSOLVABLE, board.to_text()
+        seen["dead"] += 1
+
+    check()
+    assert seen["dead"] > 0 and seen["alive"] > 0, seen
+
+
+def catalogue_lines(every: int):
+    """(rules, root, tokens) of every ``every``-th verified catalogue line."""
+    for path in sorted(CATALOGUE.glob("*-*.json")):
+        for entry in json.loads(path.read_text())["entries"][::every]:
+            rules = Rules(entry["variant"], entry["foundation_return"])
+            yield rules, read_board(entry["board"], rules), entry["solution"].split()
+
+
+def pinned_lines():
+    """(rules, root, tokens) of the solver's line for every pinned solved one-deck deal."""
+    for pinned in pinned_deals():
+        if pinned.verdict == SOLVED and pinned.variant != "milligan":
+            result = checked_solve(pinned.board(), pinned.rules(), limits=Limits(max_nodes=pinned.max_nodes))
+            yield pinned.rules(), pinned.board(), result.solution.split()
+
+
+def test_no_position_on_a_winning_line_is_flagged():
+    """Every position on every 10th catalogue line and on every pinned line (all catalogue
+    lines: ``benchmarks/bench_h2.py lines``)."""
+    checked = 0
+    for rules, root, tokens in [*catalogue_lines(10), *pinned_lines()]:
+        tables = tables_for(root, rules)
+        positions = [root] + [after for _token, _move, after in replay_tokens(root, tokens, rules)]
+        for board in positions:
+            assert not kernel_dead(tables, board, rules), f"{rules.label()} line position\n{board.to_text()}"
+            checked += 1
+    assert checked > 40_000
+
+
+def test_milligan_is_never_judged():
+    """Two decks and a stock are not encoded: the tables stay empty, every test says alive."""
+    rules = Rules("milligan")
+    board = deal_board("milligan", 1, "pysol")
+    tables = tables_for(board, rules)
+    assert tables[h2.H2_HEADER][h2.HEADER_FACTS] == 0
+    assert not kernel_dead(tables, board, rules)
+
+
+def test_a_remembered_dead_table_covers_what_follows_the_dead_position():
+    """PySolFC deal 355 is dead at the root; the positions after any of its moves are covered by
+    its remembered table (they are reached from it), and a fresh deal's tables forget it."""
+    rules = Rules("yukon")
+    root = deal_board("yukon", 355, "pysol")
+    tables = tables_for(root, rules)
+    assert kernel_dead(tables, root, rules)
+    nogoods.remember_dead(tables)
+    followers = list(playout(root, rules, random.Random(3), 12))[1:]
+    for board in followers:
+        packed = pack(board, rules)
+        assert nogoods.known_dead(packed.state, packed.params, tables)
+    alive = deal_board("yukon", 1, "pysol")
+    packed = pack(alive, rules)
+    h2.build_tables(packed.state, packed.params, tables)
+    assert not nogoods.known_dead(packed.state, packed.params, tables)
+
+
+def test_an_uncovered_position_is_not_called_dead():
+    """A remembered table of one dead position does not cover a winnable one of the same deal."""
+    rules = Rules("yukon")
+    root = deal_board("yukon", 1, "pysol")
+    tables = tables_for(root, rules)
+    rng = random.Random(11)
+    games = (playout(root, rules, rng, 80, 0.2) for _ in range(100))
+    dead = next(board for game in games for board in game if kernel_dead(tables, board, rules))
+    kernel_dead(tables, dead, rules)  # its table, complete, is in ``reach`` again
+    nogoods.remember_dead(tables)
+    packed = pack(root, rules)
+    assert not nogoods.known_dead(packed.state, packed.params, tables)
+
+
+@one_deck
+@pytest.mark.parametrize("switch", ["h2", "h2+nogoods"])
+def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monkeypatch):
+    """The full search with the pairwise tests at every position it may test (from the first
+    node on) against the search without them, on small positions of every one-deck rule set."""
+    monkeypatch.setattr("solver.solve.PAIRS_FROM", 0)
+    options = WITHOUT_PAIRS | moves.H2 | (moves.NOGOODS if switch == "h2+nogoods" else 0)
+    limits = Limits(max_nodes=100_000, time_limit=None)
+    seen = Counter()
+
+    @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        without = checked_solve(board, rules, WITHOUT_PAIRS, limits)
+        with_pairs = checked_solve(board, rules, options, limits)
+        if UNKNOWN in (without.status, with_pairs.status):
+            event("node limit")
+            return
+        assert with_pairs.status == without.status, board.to_text()
+        seen[without.status] += 1
+
+    check()
+    assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
