@@ -124,6 +124,16 @@ def test_the_greedy_kernel_decides_on_the_masked_state(rules):
         assert len(set(first)) == 1
 
 
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
+def test_a_greedy_decision_from_a_view_is_the_first_move_of_the_game(rules):
+    """A decision masks a world made from the View, a game masks the true state: the same
+    view of the engine, so the same move."""
+    for board in positions(rules, deals=(1, 2), prefixes=(0, 10)):
+        for seed in (0, 7):
+            _won, moves = Greedy().play(board, rules, seed)
+            assert Greedy().decide(view_of(board, rules), seed).move == (moves[0] if moves else None)
+
+
 @pytest.mark.parametrize("policy", ["greedy", "sampling"])
 def test_every_hint_is_a_legal_move(policy):
     settings = SMALL_SAMPLING if policy == "sampling" else {}
