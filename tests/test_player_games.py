@@ -1,5 +1,6 @@
 """Pinned greedy games: the difficulty tiers are calibrated on the greedy player, so its
-games must not change unless the tiers are calibrated again.
+games, and the calibration's failure counts, must not change unless the tiers are
+calibrated again.
 
 ``tests/data/greedy_games.json`` holds games of the greedy player recorded before its
 kernels moved into the engine (at commit 845bbf0): PySolFC deals of each variant, with and
@@ -14,11 +15,14 @@ from pathlib import Path
 import pytest
 
 from solver.numbering import deal_board
+from solver.player.difficulty import greedy_failures
 from solver.player.greedy import Greedy
 from solver.player.play import play_deal
 from solver.rules import Rules
 
 GAMES = json.loads((Path(__file__).parent / "data" / "greedy_games.json").read_text())
+CALIBRATION = Path(__file__).parent.parent / "benchmarks" / "results"
+CALIBRATED_DEALS = 40  # per variant: 1,280 games each
 
 
 def game_id(game: dict) -> str:
@@ -56,3 +60,17 @@ def test_the_pinned_games_cover_every_rule_set_and_both_outcomes():
         for foundation_return in (False, True)
         for won in (False, True)
     }
+
+
+@pytest.mark.parametrize("variant", ["yukon", "russian", "milligan"])
+def test_the_calibration_ratings_come_out_again(variant):
+    """The failure counts the tiers were calibrated on (``player_calibration_<variant>.jsonl``:
+    16 games with seeds drawn from 0, and 16 from 1 as a check) for its first solved deals."""
+    lines = (CALIBRATION / f"player_calibration_{variant}.jsonl").read_text().splitlines()
+    rows = (json.loads(line) for line in lines)
+    solved = [row for row in rows if row["status"] == "solved"][:CALIBRATED_DEALS]
+    rules = Rules(variant)
+    for row in solved:
+        board = deal_board(variant, row["deal"])
+        failures = (greedy_failures(board, rules, 16, 0), greedy_failures(board, rules, 16, 1))
+        assert failures == (row["failures"], row["check_failures"]), f"deal {row['deal']}"
