@@ -26,7 +26,7 @@ class PinnedDeal:
 
     @property
     def name(self) -> str:
-        return f"{self.variant}-{self.numbering}-{self.deal}"
+        return f"{self.rules().label()}-{self.numbering}-{self.deal}"
 
     def board(self) -> Board:
         return deal_board(self.variant, self.deal, self.numbering)
@@ -44,11 +44,12 @@ def pinned_deals() -> list[PinnedDeal]:
     ]
 
 
-def pinned_deal(variant: str, numbering: str, deal: int) -> PinnedDeal:
-    """The pinned entry for one deal."""
+def pinned_deal(variant: str, numbering: str, deal: int, foundation_return: bool = False) -> PinnedDeal:
+    """The pinned entry for one deal under one rule set."""
     (entry,) = [
         pinned
         for pinned in pinned_deals()
-        if (pinned.variant, pinned.numbering, pinned.deal) == (variant, numbering, deal)
+        if (pinned.variant, pinned.numbering, pinned.deal, pinned.foundation_return)
+        == (variant, numbering, deal, foundation_return)
     ]
     return entry

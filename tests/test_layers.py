@@ -1,4 +1,6 @@
-"""The package's layers point down: record, stats and store below runs, runs below the CLI,
+"""The package's layers point down: the numba engine at the bottom, then the rules layer
+(rules, cards, boards, the reference engine, notation, numbering), records, the solver,
+the store and the player, runs, the catalogue, the CLI on top; numba only in the engine;
 and no import cycle among the solver's modules (lazy imports inside functions included)."""
 
 import ast
@@ -9,13 +11,26 @@ import solver
 ROOT = Path(solver.__file__).parent
 # Higher ranks may import lower ones, never the other way round.
 RANKS = {
-    "solver.cli": 4,
-    "solver.runs": 3,
-    "solver.store": 2,
-    "solver.verify": 2,
-    "solver.record": 1,
+    "solver.cli": 6,
+    "solver.catalogue": 5,
+    "solver.runs": 4,
+    "solver.player": 3,
+    "solver.store": 3,
+    "solver.verify": 3,
+    "solver.solve": 2,
+    "solver.packing": 2,
+    "solver.record": 2,
+    # the rules layer
+    "solver.rules": 1,
+    "solver.cards": 1,
+    "solver.board": 1,
+    "solver.reference": 1,
+    "solver.notation": 1,
+    "solver.numbering": 1,
+    "solver.ranges": 1,
     "solver.stats": 0,
     "solver.interrupts": 0,
+    "solver.engine": 0,
 }
 
 
@@ -24,24 +39,46 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def solver_imports(path: Path) -> set[str]:
+def imports(path: Path) -> set[str]:
+    """Every module the file imports (absolute imports), inside functions too."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-    return {name for name in names if name == "solver" or name.startswith("solver.")}
+    return names
 
 
-GRAPH = {module_name(path): solver_imports(path) for path in ROOT.rglob("*.py")}
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+IMPORTS = {module_name(path): imports(path) for path in ROOT.rglob("*.py")}
+GRAPH = {module: {name for name in names if within(name, "solver")} for module, names in IMPORTS.items()}
 
 
 def rank(module: str) -> int | None:
     for prefix, value in RANKS.items():
-        if module == prefix or module.startswith(prefix + "."):
+        if within(module, prefix):
             return value
     return None
+
+
+def test_every_module_has_a_layer():
+    """Besides the package itself and the modules every layer uses (errors, results)."""
+    unranked = {module for module in GRAPH if rank(module) is None}
+    assert unranked == {"solver", "solver.errors", "solver.result"}
+
+
+def test_numba_is_imported_only_in_the_engine():
+    """Kernels live in ``solver/engine/`` only (compiled with its flags and cache)."""
+    outside = [
+        module
+        for module, names in IMPORTS.items()
+        if any(within(name, "numba") for name in names) and not within(module, "solver.engine")
+    ]
+    assert outside == []
 
 
 def test_no_module_imports_from_a_layer_above_its_own():

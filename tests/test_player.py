@@ -10,12 +10,13 @@ import pytest
 from solver import reference
 from solver.board import Board
 from solver.cards import make_card
+from solver.engine import greedy_play, player_moves
 from solver.errors import YukonError
 from solver.notation import final_position, parse_token
 from solver.numbering import deal_board
-from solver.player import kernels
+from solver.packing import pack
 from solver.player.difficulty import rate, run_seeds
-from solver.player.greedy import Greedy, true_arrays
+from solver.player.greedy import Greedy
 from solver.player.hint import hint, position_after
 from solver.player.play import play_deal
 from solver.player.policies import make_policy
@@ -81,6 +82,33 @@ def test_decisions_and_confidence_ignore_hidden_cards(rules, policy):
             assert player.decide(view_of(board, rules), seed) == player.decide(view_of(other, rules), seed)
 
 
+def masked_state(board: Board, rules: Rules) -> np.ndarray:
+    """The engine's view of ``board``: its packed state with the hidden cards masked."""
+    packed = pack(board, rules)
+    view = np.empty_like(packed.state)
+    player_moves.mask_into(packed.state, packed.params, view)
+    return view
+
+
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
+def test_the_engines_view_holds_no_hidden_card(rules):
+    """Every face-down place and every stock place of the masked state holds HIDDEN, so
+    positions that differ only in their hidden cards have the same view; what is visible
+    is kept."""
+    rng = random.Random(5)
+    for board in positions(rules):
+        view = masked_state(board, rules)
+        packed = pack(board, rules)
+        shown = view != player_moves.HIDDEN
+        assert np.count_nonzero(~shown) == board_hidden_count(board)
+        assert np.array_equal(view[shown], packed.state[shown])
+        assert np.array_equal(masked_state(permute_hidden(board, rng), rules), view)
+
+
+def board_hidden_count(board: Board) -> int:
+    return sum(board.face_down_counts) + len(board.stock)
+
+
 @pytest.mark.parametrize("rules", [YUKON, MILLIGAN], ids=lambda rules: rules.variant)
 def test_the_greedy_kernel_decides_on_the_masked_state(rules):
     """The in-kernel game masks before every decision: its first move is the same whatever
@@ -89,11 +117,21 @@ def test_the_greedy_kernel_decides_on_the_masked_state(rules):
     for board in positions(rules):
         first = []
         for candidate in (board, permute_hidden(board, rng), permute_hidden(board, rng)):
-            a = true_arrays(candidate, rules)
+            packed = pack(candidate, rules)
             line = np.zeros(1, dtype=np.int64)
-            kernels.play(a.cols, a.lens, a.down, a.found, a.stock, a.misc, 5, 1, line)
+            greedy_play.play(packed.state, packed.params, packed.zobrist, packed.column_keys, 5, 1, line)
             first.append(int(line[0]))
         assert len(set(first)) == 1
+
+
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
+def test_a_greedy_decision_from_a_view_is_the_first_move_of_the_game(rules):
+    """A decision masks a world made from the View, a game masks the true state: the same
+    view of the engine, so the same move."""
+    for board in positions(rules, deals=(1, 2), prefixes=(0, 10)):
+        for seed in (0, 7):
+            _won, moves = Greedy().play(board, rules, seed)
+            assert Greedy().decide(view_of(board, rules), seed).move == (moves[0] if moves else None)
 
 
 @pytest.mark.parametrize("policy", ["greedy", "sampling"])

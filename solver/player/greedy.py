@@ -1,8 +1,9 @@
-"""The greedy policy: the kernels of ``kernels.py`` behind Python's Board, View and Move.
+"""The greedy policy: the engine's greedy kernels (``engine.greedy_play``) behind Python's
+Board, View and Move.
 
-Its decision reads only a View (the masked arrays made from it); its games run wholly in
-numba (``kernels.play``), and a game's line is read back move by move on the reference
-engine, which checks every move.
+Its decision reads only a View, as the engine's masked state (``engine.player_moves``); its
+games run wholly in numba (``greedy_play.play``) on the packed position, and a game's line
+is read back move by move on the reference engine, which checks every move.
 """
 
 import random
@@ -12,101 +13,51 @@ import numpy as np
 
 from solver import reference
 from solver.board import Board
-from solver.cards import card_rank, card_suit
+from solver.engine import greedy_play, player_moves
+from solver.engine.layout import MAX_MOVES as MOVE_BUFFER
 from solver.errors import YukonError
-from solver.player import kernels
+from solver.packing import decode, pack
 from solver.player.decision import Decision, reason_for
 from solver.player.view import View, sample_world
-from solver.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.reference import Move
 from solver.rules import Rules
 
 MAX_MOVES = 1000
 
 
-@dataclass(frozen=True)
-class Arrays:
-    """A position as the kernels hold it (see ``kernels``)."""
-
-    cols: np.ndarray
-    lens: np.ndarray
-    down: np.ndarray
-    found: np.ndarray
-    stock: np.ndarray
-    misc: np.ndarray
-
-
-def arrays_of(columns, face_down_counts, foundations, stock, rules: Rules) -> Arrays:
-    cols = np.full((rules.column_count, rules.card_count), kernels.HIDDEN, dtype=np.int8)
-    for column, cards in enumerate(columns):
-        cols[column, : len(cards)] = cards
-    return Arrays(
-        cols,
-        np.array([len(cards) for cards in columns], dtype=np.int64),
-        np.array(face_down_counts, dtype=np.int64),
-        np.array(foundations, dtype=np.int64),
-        np.array(stock, dtype=np.int8),
-        np.array([0, int(rules.same_suit_building)], dtype=np.int64),
-    )
-
-
-def true_arrays(board: Board, rules: Rules) -> Arrays:
-    return arrays_of(board.columns, board.face_down_counts, board.foundations, board.stock, rules)
-
-
-def masked_arrays(view: View) -> Arrays:
-    """The view as arrays: every face-down place and the stock hold HIDDEN."""
-    hidden = kernels.HIDDEN
-    columns = [(hidden,) * down + up for up, down in zip(view.face_up, view.face_down_counts)]
-    return arrays_of(
-        columns, view.face_down_counts, view.foundations, (hidden,) * view.stock_size, view.rules
-    )
-
-
-def as_move(move: int, foundations: tuple[int, ...]) -> Move:
-    """A kernel move as a reference Move; a foundation move goes to the reference
-    engine's slot for it (the first of its suit one rank below)."""
-    kind, card = kernels.move_kind(move), kernels.move_card(move)
-    source, target, size = kernels.move_source(move), kernels.move_target(move), kernels.move_size(move)
-    if kind == kernels.TABLEAU:
-        return Move(TABLEAU, source, target, card, size)
-    if kind == kernels.TO_FOUNDATION:
-        slot = next(
-            slot
-            for slot, height in enumerate(foundations)
-            if slot % 4 == card_suit(card) and height + 1 == card_rank(card)
-        )
-        return Move(TO_FOUNDATION, source, slot, card)
-    return Move(STOCK_DEAL, -1, -1, -1, size)
+def view_state(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """The view as the engine's masked state and its params: a world the view is
+    consistent with, packed, with every hidden card then replaced by HIDDEN."""
+    packed = pack(board_shape(view), view.rules)
+    masked = np.empty_like(packed.state)
+    player_moves.mask_into(packed.state, packed.params, masked)
+    return masked, packed.params
 
 
 def ranked_moves(view: View) -> list[tuple[int, Move]]:
     """Every move the greedy player considers, with its score, best first (equal scores
     in generation order)."""
-    a = masked_arrays(view)
-    moves = np.empty(kernels.MAX_MOVES, dtype=np.int64)
-    scores = np.empty(kernels.MAX_MOVES, dtype=np.int64)
-    count = kernels.score_all(
-        a.cols, a.lens, a.down, a.found, view.stock_size, a.misc[1], kernels.NO_MOVE, moves, scores
-    )
-    ranked = [(int(scores[at]), as_move(int(moves[at]), view.foundations)) for at in range(count)]
+    masked, params = view_state(view)
+    moves = np.empty(MOVE_BUFFER, dtype=np.int64)
+    scores = np.empty(MOVE_BUFFER, dtype=np.int64)
+    count = greedy_play.score_all(masked, params, greedy_play.NO_MOVE, moves, scores)
+    ranked = [(int(scores[at]), decode(int(moves[at]))) for at in range(count)]
     return sorted(ranked, key=lambda pair: -pair[0])
 
 
 def choose(view: View, seed: int) -> Move | None:
     """The greedy move for a view (None when no move is worth playing or none is legal)."""
-    a = masked_arrays(view)
-    moves = np.empty(kernels.MAX_MOVES, dtype=np.int64)
-    scores = np.empty(kernels.MAX_MOVES, dtype=np.int64)
+    masked, params = view_state(view)
+    moves = np.empty(MOVE_BUFFER, dtype=np.int64)
+    scores = np.empty(MOVE_BUFFER, dtype=np.int64)
     rng = np.array([seed], dtype=np.uint64)
-    move = kernels.choose(
-        a.cols, a.lens, a.down, a.found, view.stock_size, a.misc[1], kernels.NO_MOVE, rng, moves, scores
-    )
-    return None if move == kernels.NO_MOVE else as_move(int(move), view.foundations)
+    move = greedy_play.choose(masked, params, greedy_play.NO_MOVE, rng, moves, scores)
+    return None if move == greedy_play.NO_MOVE else decode(int(move))
 
 
 @dataclass(frozen=True)
 class Greedy:
-    """The fast rule-based player (scores in ``kernels``); ``max_moves`` caps a game."""
+    """The fast rule-based player (scores in ``engine.greedy_play``); ``max_moves`` caps a game."""
 
     max_moves: int = MAX_MOVES
     name: str = "greedy"
@@ -126,24 +77,33 @@ class Greedy:
     def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]:
         """A whole game from ``board``: (won, its moves, each checked by the reference
         engine as it is replayed)."""
-        a = true_arrays(board, rules)
+        packed = pack(board, rules)
         line = np.empty(self.max_moves, dtype=np.int64)
-        won, played = kernels.play(
-            a.cols, a.lens, a.down, a.found, a.stock, a.misc, np.uint64(seed), self.max_moves, line
+        won, played = greedy_play.play(
+            packed.state,
+            packed.params,
+            packed.zobrist,
+            packed.column_keys,
+            np.uint64(seed),
+            self.max_moves,
+            line,
         )
-        moves = []
-        for move in line[:played]:
-            moves.append(as_move(int(move), board.foundations))
-            board = reference.apply_move(board, moves[-1], rules)
+        moves = [decode(int(move)) for move in line[:played]]
+        board = reference.replay(board, moves, rules)
         if bool(won) != reference.is_won(board):
             raise RuntimeError("the greedy kernel and the reference engine disagree on a win")
         return bool(won), moves
 
     def wins(self, board: Board, rules: Rules, seeds: list[int]) -> list[bool]:
         """Whether each seeded game from ``board`` is won (kernel only, for ratings)."""
-        a = true_arrays(board, rules)
-        won = kernels.play_runs(
-            a.cols, a.lens, a.down, a.found, a.stock, a.misc, np.array(seeds, dtype=np.uint64), self.max_moves
+        packed = pack(board, rules)
+        won = greedy_play.play_runs(
+            packed.state,
+            packed.params,
+            packed.zobrist,
+            packed.column_keys,
+            np.array(seeds, dtype=np.uint64),
+            self.max_moves,
         )
         return [bool(flag) for flag in won]
 
