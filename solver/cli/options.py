@@ -48,6 +48,7 @@ def rules_options(function):
 
 
 def memory_size(_context, _option, text: str) -> int:
+    """The ``--memory`` option's text as bytes (YukonError when it names no usable size)."""
     return parse_memory(text)
 
 
