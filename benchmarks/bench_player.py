@@ -48,7 +48,7 @@ from solver.player.hint import hint
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
-from solver.result import SOLVED, Limits
+from solver.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.runs.summary import summarize
 from solver.solve import solve_position
@@ -93,7 +93,7 @@ def calibration_summary(rows: list[dict], args) -> dict:
     rates = [row["failures"] / args.runs for row in rated]
     proposed = (nearest_cut(rates, 1 / 3), nearest_cut(rates, 2 / 3))
     per_tier = {}
-    for tier in ("easy", "normal", "hard"):
+    for tier in TIER_NAMES:
         members = [row for row in rated if tier_of(row["failures"] / args.runs, args.variant) == tier]
         per_tier[tier] = {
             "deals": len(members),
@@ -269,13 +269,13 @@ def blunders(args) -> None:
         won, _line = sampling.play(deal_board(args.variant, deal), rules, args.seed, observe)
         games.append({"deal": deal, "won": won, "sampling_moves": len(moves) - first})
         print(json.dumps(games[-1]), file=sys.stderr)
-    decided = [move for move in moves if move["before"] == SOLVED and move["after"] in (SOLVED, "unsolvable")]
+    decided = [move for move in moves if move["before"] == SOLVED and move["after"] in (SOLVED, UNSOLVABLE)]
     bins = {}
     for low in (0.0, 0.5, 0.75, 0.9, 1.0):
         members = [move for move in decided if move["confidence"] >= low]
         bins[f">= {low}"] = {
             "moves": len(members),
-            "blunders": sum(move["after"] == "unsolvable" for move in members),
+            "blunders": sum(move["after"] == UNSOLVABLE for move in members),
         }
     summary = {
         "benchmark": "bench_player blunders",

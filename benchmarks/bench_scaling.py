@@ -32,11 +32,10 @@ import plots
 import study
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
 
-from solver.cli.solving import parse_memory
 from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE, parse_memory
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -45,7 +44,7 @@ MARKERS = ("<!-- scaling:start -->", "<!-- scaling:end -->")
 PARTS = ("difficulty", "memory", "jobs")
 VARIANTS = ("yukon", "russian")  # the variants with a player calibration
 UNRATED = "solved, not rated"
-GROUPS = (*plots.TIERS, UNRATED, UNSOLVABLE, UNKNOWN)
+GROUPS = (*TIER_NAMES, UNRATED, UNSOLVABLE, UNKNOWN)
 GROUP_COLOURS = {**plots.TIER_COLOURS, UNRATED: "#999999", UNSOLVABLE: "#377eb8", UNKNOWN: "#984ea3"}
 QUANTILES = {"median": (0.5, "o"), "p90": (0.9, "s"), "p99": (0.99, "D")}
 MEMORY_SIZES = "1M,4M,16M,64M,256M,1G"

@@ -5,10 +5,10 @@
 import sys
 from pathlib import Path
 
-SOLVED = "solved"
+from solver.result import SOLVED, TIER_NAMES
+
 DPI = 120
-TIERS = ("easy", "normal", "hard")
-TIER_COLOURS = {"easy": "#4daf4a", "normal": "#ff7f00", "hard": "#e41a1c"}
+TIER_COLOURS = dict(zip(TIER_NAMES, ("#4daf4a", "#ff7f00", "#e41a1c"), strict=True))
 SERIES_COLOURS = ("#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a")
 FASTEST_SECONDS = 1e-5
 
@@ -188,7 +188,7 @@ def tiers(pyplot, players: dict):
     figure, axis = pyplot.subplots(figsize=(8, 0.8 * len(splits) + 1.4))
     for position, split in enumerate(splits.values()):
         start = 0.0
-        for tier in TIERS:
+        for tier in TIER_NAMES:
             share = 100 * split.get(tier, 0.0)
             axis.barh(
                 position, share, left=start, color=TIER_COLOURS[tier], label=tier if position == 0 else None

@@ -41,7 +41,7 @@ from pathlib import Path
 import plots
 
 from solver.errors import YukonError
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.runs.batch import as_deal_range
 from solver.stats import Z_95, length_summary, percentile, rate_entry, win_rates
@@ -591,7 +591,7 @@ def player_section(players: dict, rule_sets: list[dict]) -> str:
             f"| {variant} | {played(thoughtful)} | {played(entry.get('greedy'))} | "
             f"{played(entry.get('sampling'))} | {pct(entry.get('greedy_on_solvable', {}).get('rate'))} | "
             f"{played(entry.get('sampling_on_solvable'))} | "
-            + (" / ".join(pct(split.get(tier), 1) for tier in ("easy", "normal", "hard")) if split else "n/a")
+            + (" / ".join(pct(split.get(tier), 1) for tier in TIER_NAMES) if split else "n/a")
             + " |"
         )
         files |= {item["file"] for item in entry.values() if isinstance(item, dict) and "file" in item}

@@ -17,13 +17,12 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 import solver
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
+from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 
 STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
 DECIDED = (SOLVED, UNSOLVABLE)
 REASON_CHARS = 500
-LARGEST_INTEGER = 2**63 - 1
 DEAL_DIGITS = 21
 # Field metadata: the fields ``yukon verify`` replays a record from.
 REPLAYED = {"replayed": True}

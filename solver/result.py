@@ -1,34 +1,92 @@
-"""Solver verdicts as immutable records carrying everything needed to trust or redo them."""
+"""Solver verdicts as immutable records carrying everything needed to trust or redo them,
+the budgets a search is given, and the words both are spelled in (stored and exported as
+these strings)."""
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
-SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+from solver.errors import YukonError
+
+
+class Status(StrEnum):
+    """A verdict: solved, unsolvable (proved) or unknown (a budget ran out)."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+class Spent(StrEnum):
+    """What stopped the search of an unknown verdict: its time or nodes ran out, the table
+    was full (memory), a path outgrew the search stack (depth), or Ctrl-C."""
+
+    TIME = "time"
+    NODES = "nodes"
+    MEMORY = "memory"
+    DEPTH = "depth"
+    INTERRUPTED = "interrupted"
+
+
+SOLVED, UNSOLVABLE, UNKNOWN = Status
 EXIT_CODES = {SOLVED: 0, UNSOLVABLE: 1, UNKNOWN: 3}
+# The difficulty tiers of a solvable deal, easiest first (``solver.player.difficulty``).
+TIER_NAMES = ("easy", "normal", "hard")
+
+# The largest node budget: the engine counts nodes in 64-bit integers, as wide as SQLite's.
+LARGEST_INTEGER = 2**63 - 1
+MIN_MEMORY, MAX_MEMORY = 1 << 20, 1 << 40
+MEMORY_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_memory(text: str) -> int:
+    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes."""
+    cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = cleaned[-1:] if cleaned[-1:] in MEMORY_UNITS else ""
+    try:
+        size = float(cleaned[: len(cleaned) - len(unit)]) * MEMORY_UNITS[unit]
+    except (ValueError, OverflowError):
+        raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
+    check_memory(size, repr(text))
+    return int(size)
+
+
+def check_memory(size: float, shown: str) -> None:
+    if not MIN_MEMORY <= size <= MAX_MEMORY:
+        raise YukonError(f"memory size {shown} must be between 1M and 1T")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Budgets. ``None`` means no node limit / no time limit."""
+    """Budgets. ``None`` means no node limit / no time limit (as does an infinite one).
+    A node limit lies in 1..LARGEST_INTEGER, a time limit is positive seconds, the table's
+    memory lies in MIN_MEMORY..MAX_MEMORY bytes: anything else is a YukonError."""
 
     max_nodes: int | None = None
     time_limit: float | None = 60.0
     memory_bytes: int = 1 << 30
     minimal: bool = False
 
+    def __post_init__(self):
+        if self.max_nodes is not None and not 1 <= self.max_nodes <= LARGEST_INTEGER:
+            raise YukonError(f"--max-nodes {self.max_nodes} must lie in 1..{LARGEST_INTEGER}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise YukonError(f"--time-limit {self.time_limit} must be a positive number of seconds")
+        check_memory(self.memory_bytes, f"{self.memory_bytes} bytes")
+
 
 @dataclass(frozen=True)
 class Result:
     """``status`` is solved (``solution`` replayed as a win on the reference engine),
     unsolvable (the search was exhausted using only sound reductions) or unknown
-    (``budget`` names what ran out: nodes, time, memory, depth or interrupted)."""
+    (``budget`` names what stopped the search)."""
 
-    status: str
+    status: Status
     solution: str
     nodes: int
     seconds: float
     peak_table_entries: int
     proven_minimal: bool = False
-    budget: str | None = None
+    budget: Spent | None = None
 
     @property
     def solution_length(self) -> int:

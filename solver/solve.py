@@ -16,7 +16,7 @@ from solver.interrupts import StopFlag
 from solver.notation import final_position, solution_text
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.reference import Move
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent
 from solver.rules import Rules
 
 # The longest path a search follows, and the moves its positions may hold in all: a
@@ -155,13 +155,13 @@ class Search:
         status = self.control[layout.CONTROL_STATUS]
         while status not in (search.SOLVED, search.EXHAUSTED):
             if budget.time_left() <= 0:
-                budget.spent = "time"
+                budget.spent = Spent.TIME
                 break
             if budget.nodes_left() <= 0:
-                budget.spent = "nodes"
+                budget.spent = Spent.NODES
                 break
             if budget.interrupted:
-                budget.spent = "interrupted"
+                budget.spent = Spent.INTERRUPTED
                 break
             before_nodes, before_time = int(self.control[layout.CONTROL_NODES]), time.perf_counter()
             if before_nodes >= node_cap:
@@ -189,11 +189,11 @@ class Search:
         """The engine moves from the root to the current position."""
         return self.stack[layout.STACK_APPLIED][: int(self.control[layout.CONTROL_DEPTH])].copy()
 
-    def truncation_cause(self) -> str:
+    def truncation_cause(self) -> Spent:
         """Why parts of the space went unsearched: a full table lets cycles run into the
         depth cap ("memory"); otherwise a path outgrew the stack ("depth")."""
         counters = self.counters()
-        return "memory" if counters[table.ENTRY_COUNT] >= counters[table.ENTRY_LIMIT] else "depth"
+        return Spent.MEMORY if counters[table.ENTRY_COUNT] >= counters[table.ENTRY_LIMIT] else Spent.DEPTH
 
     @property
     def truncated(self) -> bool:

@@ -398,6 +398,66 @@ def test_solve_absurd_memory_size_is_bad_input(memory):
     assert result.exit_code in (1, 2)
 
 
+# --- budgets: one check for every command --------------------------------------------------
+
+
+def time_limited_commands(folder: Path) -> dict:
+    """Each command taking --time-limit, with the arguments it needs besides; its store and
+    catalogue folder lie in ``folder`` (a refused command must make neither)."""
+    store, catalogues = str(folder / "r.db"), str(folder / "catalogues")
+    return {
+        ("solve",): ["12"],
+        ("rate",): ["1-3", "--out", store],
+        ("check",): ["12", "--solve"],
+        ("catalogue", "build"): ["--deals", "1-3", "--from", store, "--out", catalogues],
+    }
+
+
+def commands_offering(option: str, group=main, path=()) -> set:
+    """The command paths (``("catalogue", "build")``) of every command with ``option``."""
+    found = set()
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            found |= commands_offering(option, command, (*path, name))
+        elif any(option in parameter.opts for parameter in command.params):
+            found.add((*path, name))
+    return found
+
+
+def test_every_time_limited_command_is_checked_here(tmp_path):
+    assert commands_offering("--time-limit") == set(time_limited_commands(tmp_path))
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "-inf"])
+def test_every_command_refuses_a_time_limit_that_is_not_positive(tmp_path, seconds):
+    for command, arguments in time_limited_commands(tmp_path).items():
+        result = run(*command, *arguments, "--time-limit", seconds)
+        assert_bad_input(result)
+        expected = f"error: --time-limit {float(seconds)} must be a positive number of seconds"
+        assert result.stderr.startswith(expected), (command, result.stderr)
+        assert list(tmp_path.iterdir()) == [], command
+
+
+@pytest.mark.parametrize("nodes", [0, 2**63])
+def test_every_solver_node_limit_is_checked_the_same_way(tmp_path, nodes):
+    store = str(tmp_path / "r.db")
+    for arguments in (["solve", "12"], ["solve", "1-3", "--out", store], ["rate", "1-3", "--out", store]):
+        result = run(*arguments, "--max-nodes", str(nodes))
+        assert_bad_input(result)
+        assert result.stderr.startswith(f"error: --max-nodes {nodes} must lie in 1..{2**63 - 1}"), arguments
+        assert list(tmp_path.iterdir()) == [], arguments
+
+
+@pytest.mark.parametrize("option", ["--samples", "--max-nodes"])
+def test_sampling_settings_beyond_64_bits_are_bad_input(tmp_path, option):
+    store = str(tmp_path / "r.db")
+    for arguments in (["hint", "12"], ["play", "1-3", "--policy", "sampling", "--out", store]):
+        result = run(*arguments, option, str(2**63))
+        assert_bad_input(result)
+        assert result.stderr.startswith(f"error: Invalid value for '{option}'"), arguments
+        assert list(tmp_path.iterdir()) == [], arguments
+
+
 # --- help and version ------------------------------------------------------------------------
 
 

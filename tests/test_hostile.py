@@ -16,11 +16,10 @@ from stores import NODES, RUSSIAN, YUKON, copy_store, fake_record, snapshot, sto
 from test_cli import assert_bad_input, run
 
 from solver.cli import results as results_commands
-from solver.cli.solving import parse_memory
 from solver.errors import MESSAGE_CHARS, YukonError
 from solver.numbering import deal_board
 from solver.record import Record
-from solver.result import Limits
+from solver.result import Limits, parse_memory
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals

@@ -6,9 +6,10 @@ from datetime import date
 from pathlib import Path
 
 from solver.catalogue.entries import RatedDeal, entry_key, entry_problem, make_entry
-from solver.catalogue.files import TIERS, catalogue_name, empty_catalogue, read_catalogue, save_catalogue
+from solver.catalogue.files import catalogue_name, empty_catalogue, read_catalogue, save_catalogue
 from solver.catalogue.schedule import EPOCH
 from solver.errors import YukonError
+from solver.result import TIER_NAMES
 
 
 @dataclass
@@ -40,8 +41,8 @@ def build_catalogue(
     New entries join the daily schedule on ``since``: by default the epoch for a new
     catalogue and the day after ``today`` for an extension, which must join after today
     so that no date already served changes."""
-    if tier not in TIERS:
-        raise YukonError(f"unknown tier {tier!r} (choose one of {', '.join(TIERS)})")
+    if tier not in TIER_NAMES:
+        raise YukonError(f"unknown tier {tier!r} (choose one of {', '.join(TIER_NAMES)})")
     path = directory / catalogue_name(variant, tier)
     catalogue = read_catalogue(path) if path.exists() else empty_catalogue(variant, tier)
     entries = catalogue["entries"]

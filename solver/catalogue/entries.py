@@ -9,11 +9,11 @@ from datetime import date
 
 import solver
 from solver.board import parse_board
-from solver.catalogue.files import TIERS
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
+from solver.result import TIER_NAMES
 from solver.rules import Rules
 
 FIELDS = {
@@ -102,7 +102,7 @@ def entry_problem(entry, variant: str, tier: str) -> str | None:
             return f"field {field!r} is missing or not a {getattr(kind, '__name__', 'number')}"
     if entry["variant"] != variant or entry["tier"] != tier:
         return f"entry is {entry['variant']} {entry['tier']}, in the {variant} {tier} catalogue"
-    if tier not in TIERS or not 0 <= entry["failures"] <= entry["runs"] or entry["runs"] < 1:
+    if tier not in TIER_NAMES or not 0 <= entry["failures"] <= entry["runs"] or entry["runs"] < 1:
         return f"tier {tier!r} or failures {entry['failures']} of {entry['runs']} runs out of range"
     if entry["score"] != failure_score(entry["failures"], entry["runs"]):
         return f"score {entry['score']} is not {entry['failures']} failures / {entry['runs']} runs"

@@ -16,7 +16,6 @@ FORMAT = "yukon-catalogue"
 MANIFEST_FORMAT = "yukon-catalogue-manifest"
 FORMAT_VERSION = 1
 MANIFEST_NAME = "manifest.json"
-TIERS = ("easy", "normal", "hard")
 # Lines are found without foundation return, so each is legal with the option on or off.
 VALID_WITH_FOUNDATION_RETURN = [False, True]
 

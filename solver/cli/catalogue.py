@@ -14,10 +14,11 @@ from pathlib import Path
 
 import click
 
-from solver.catalogue.files import TIERS, catalogue_name, load_checked, read_catalogue, read_manifest
+from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
 from solver.catalogue.schedule import daily_entry
-from solver.cli.options import numbering_option, variant_option
+from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
 from solver.errors import YukonError
+from solver.result import TIER_NAMES
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 
@@ -27,7 +28,9 @@ def directory_option(function):
 
 
 def tier_option(function):
-    return click.option("--tier", type=click.Choice(TIERS), default="easy", show_default=True)(function)
+    return click.option("--tier", type=click.Choice(TIER_NAMES), default=TIER_NAMES[0], show_default=True)(
+        function
+    )
 
 
 def catalogue_directory(directory: str | None) -> Path:
@@ -66,9 +69,7 @@ def catalogue():
 )
 @click.option("--out", "directory", type=click.Path(file_okay=False), help=DIRECTORY_HELP)
 @click.option("--since", help="Date new entries join the daily schedule [new: epoch; extension: tomorrow].")
-@click.option(
-    "--time-limit", type=float, default=2.0, show_default=True, help="Seconds to solve a missing deal."
-)
+@limits_options(2.0, "Seconds to solve a missing deal.")
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=None, help="Processes solving missing deals [all cores]."
 )
@@ -88,7 +89,7 @@ def build(
     deal_range,
     directory,
     since,
-    time_limit,
+    limits,
     jobs,
     minimal_seconds,
 ):
@@ -109,7 +110,7 @@ def build(
     store = Path(store_path or f"runs/{variant}.db")
     deals = parse_range(deal_range, numbering) if deal_range else None
     if deals is not None:
-        solve_missing(store, variant, numbering, deals, time_limit, jobs)
+        solve_missing(store, variant, numbering, deals, limits.time_limit, jobs)
     check_store(store, variant, numbering)
     shortener = Shortener(minimal_seconds)
     folder, today = catalogue_directory(directory), date.today()
@@ -181,14 +182,12 @@ def daily(day, variant, tier, directory, as_json):
 @numbering_option
 @directory_option
 @click.option("--solve", "then_solve", is_flag=True, help="Solve it when no catalogue holds it.")
-@click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds, with --solve.")
-def check(deal, variant, numbering, directory, then_solve, time_limit):
+@limits_options(60.0, "Seconds, with --solve.")
+def check(deal, variant, numbering, directory, then_solve, limits):
     """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
-    from solver.cli.options import parse_deal_number
-
     number = parse_deal_number(deal)
     folder = catalogue_directory(directory)
-    for tier in TIERS:
+    for tier in TIER_NAMES:
         path = folder / catalogue_name(variant, tier)
         if path.exists() and any(
             (entry.get("numbering"), entry.get("deal")) == (numbering, number)
@@ -203,13 +202,10 @@ def check(deal, variant, numbering, directory, then_solve, time_limit):
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
         return
     from solver.numbering import deal_board
-    from solver.result import Limits
     from solver.rules import Rules
     from solver.solve import solve_position
 
-    result = solve_position(
-        deal_board(variant, number, numbering), Rules(variant), Limits(time_limit=time_limit)
-    )
+    result = solve_position(deal_board(variant, number, numbering), Rules(variant), limits)
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")
 
 

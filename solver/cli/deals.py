@@ -11,14 +11,13 @@ from solver.cli.options import (
     numbering_option,
     opening,
     parse_deal_number,
-    return_option,
+    rules_options,
     variant_option,
 )
 from solver.errors import YukonError, decoded_text
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
-from solver.rules import Rules
 
 
 @click.command()
@@ -43,11 +42,10 @@ def deal(deal, variant, numbering, output_format):
 @click.command()
 @click.argument("words", nargs=-1, required=True)
 @board_option
-@variant_option
+@rules_options
 @numbering_option
-@return_option
 @click.option("--show", is_flag=True, help="Print the board after every move.")
-def replay(words, board_file, variant, numbering, foundation_return, show):
+def replay(words, board_file, rules, numbering, show):
     """Replay a solution line on a deal or a board.
 
     \b
@@ -57,7 +55,6 @@ def replay(words, board_file, variant, numbering, foundation_return, show):
     legal but the game is not won, 2 a move is illegal (its number, token and the rule it
     breaks are named).
     """
-    rules = Rules(variant, foundation_return)
     if board_file is not None and words[0].strip().isdigit():
         raise YukonError("give a deal number or --board FILE, not both")
     if board_file is not None and input_name(board_file) == "standard input" and list(words) == ["-"]:

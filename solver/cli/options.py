@@ -1,4 +1,7 @@
-"""Options and arguments shared by several commands, and the position they name."""
+"""Options and arguments shared by several commands, and the position they name; the rule
+set and the budgets are built (and so checked) here, once for every command."""
+
+import functools
 
 import click
 
@@ -6,6 +9,7 @@ from solver.board import Board, read_board
 from solver.errors import YukonError, decoded_text
 from solver.numbering import NUMBERINGS, deal_board
 from solver.ranges import whole_number
+from solver.result import Limits, parse_memory
 from solver.rules import VARIANTS, Rules
 
 
@@ -31,6 +35,59 @@ def return_option(function):
         is_flag=True,
         help="Allow a foundation's top card back onto a column that can take it.",
     )(function)
+
+
+def rules_options(function):
+    """``--variant`` and ``--foundation-return``, given to the command as ``rules``."""
+
+    @functools.wraps(function)
+    def with_rules(*args, variant, foundation_return, **kwargs):
+        return function(*args, rules=Rules(variant, foundation_return), **kwargs)
+
+    return variant_option(return_option(with_rules))
+
+
+def memory_size(_context, _option, text: str) -> int:
+    """The ``--memory`` option's text as bytes (YukonError when it names no usable size)."""
+    return parse_memory(text)
+
+
+# The options of the Limits fields besides the time limit, by field name.
+LIMIT_OPTIONS = {
+    "max_nodes": click.option(
+        "--max-nodes", type=int, default=None, help="Positions to expand before giving up."
+    ),
+    "memory_bytes": click.option(
+        "--memory",
+        "memory_bytes",
+        default="1G",
+        show_default=True,
+        callback=memory_size,
+        help="Transposition table size (per worker), e.g. 512M, 2G.",
+    ),
+    "minimal": click.option("--minimal", is_flag=True, help="Search (IDA*) for a shortest line in moves."),
+}
+
+
+def limits_options(seconds: float, seconds_help: str, *fields: str):
+    """``--time-limit`` (``seconds`` unless given; ``inf``: no limit) and the options of
+    the other Limits ``fields`` named, given to the command as ``limits``: bad budgets are
+    refused before the command runs."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def with_limits(*args, time_limit, **kwargs):
+            given = {name: kwargs.pop(name) for name in fields}
+            return function(*args, limits=Limits(time_limit=time_limit, **given), **kwargs)
+
+        for name in reversed(fields):
+            with_limits = LIMIT_OPTIONS[name](with_limits)
+        time_option = click.option(
+            "--time-limit", type=float, default=seconds, show_default=True, help=seconds_help
+        )
+        return time_option(with_limits)
+
+    return decorate
 
 
 def json_option(function):

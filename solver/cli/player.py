@@ -9,14 +9,13 @@ import click
 from solver.cli.options import (
     board_option,
     json_option,
+    limits_options,
     numbering_option,
     opening,
-    return_option,
-    variant_option,
+    rules_options,
 )
 from solver.cli.results import print_summary
-from solver.errors import YukonError
-from solver.rules import Rules
+from solver.result import LARGEST_INTEGER
 
 
 def seed_option(function):
@@ -26,11 +25,13 @@ def seed_option(function):
 
 
 def policy_settings_options(function):
-    """``--samples`` and ``--max-nodes`` of the sampling policy (its defaults when omitted)."""
+    """``--samples`` and ``--max-nodes`` of the sampling policy (its defaults when omitted;
+    the policy refuses what is not positive)."""
+    whole = click.IntRange(max=LARGEST_INTEGER)
     function = click.option(
-        "--max-nodes", "max_nodes", type=int, default=None, help="Sampling: node budget per sampled deal."
+        "--max-nodes", type=whole, default=None, help="Sampling: node budget per sampled deal."
     )(function)
-    return click.option("--samples", type=int, default=None, help="Sampling: sampled deals per decision.")(
+    return click.option("--samples", type=whole, default=None, help="Sampling: sampled deals per decision.")(
         function
     )
 
@@ -53,17 +54,14 @@ def store_options(function):
 @click.command()
 @click.argument("deal", required=False)
 @board_option
-@variant_option
+@rules_options
 @numbering_option
-@return_option
 @click.option("--after", default="", help='Moves played from the opening first, e.g. "3>7:TS 5>F:AH".')
 @click.option("--policy", default="sampling", show_default=True, help="sampling or greedy.")
 @seed_option
 @policy_settings_options
 @json_option
-def hint(
-    deal, board_file, variant, numbering, foundation_return, after, policy, seed, samples, max_nodes, as_json
-):
+def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_nodes, as_json):
     """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
     person can see: face-down cards and the stock's order stay unknown to the policy.
 
@@ -77,7 +75,6 @@ def hint(
     from solver.player.hint import position_after
     from solver.runs.play import check_seed
 
-    rules = Rules(variant, foundation_return)
     check_seed(seed)
     board, _number = opening(deal, board_file, rules, numbering)
     board = position_after(board, rules, after)
@@ -91,15 +88,14 @@ def hint(
 
 @click.command()
 @click.argument("deals")
-@variant_option
+@rules_options
 @numbering_option
-@return_option
 @click.option("--policy", required=True, help="greedy or sampling.")
 @click.option("--runs", type=int, default=1, show_default=True, help="Games per deal.")
 @seed_option
 @policy_settings_options
 @store_options
-def play(deals, variant, numbering, foundation_return, policy, runs, seed, samples, max_nodes, out, jobs):
+def play(deals, rules, numbering, policy, runs, seed, samples, max_nodes, out, jobs):
     """Play every deal of DEALS (12, 1-1000, 1,5,9-20) RUNS times with POLICY, as a person
     would (no peeking), into the results store --out; then print its summary.
 
@@ -110,7 +106,6 @@ def play(deals, variant, numbering, foundation_return, policy, runs, seed, sampl
     from solver.ranges import parse_range
     from solver.runs.play import play_series, run_plays
 
-    rules = Rules(variant, foundation_return)
     series = play_series(policy, given_settings(samples, max_nodes), runs, seed)
     report = run_plays(parse_range(deals, numbering), rules, numbering, out, series, jobs)
     finish(report, out)
@@ -118,17 +113,13 @@ def play(deals, variant, numbering, foundation_return, policy, runs, seed, sampl
 
 @click.command()
 @click.argument("deals")
-@variant_option
+@rules_options
 @numbering_option
-@return_option
 @click.option("--runs", type=int, default=16, show_default=True, help="Greedy games per deal.")
 @seed_option
-@click.option(
-    "--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal the store lacks."
-)
-@click.option("--max-nodes", type=int, default=None, help="Solver: positions to expand before giving up.")
+@limits_options(10.0, "Seconds per deal the store lacks.", "max_nodes")
 @store_options
-def rate(deals, variant, numbering, foundation_return, runs, seed, time_limit, max_nodes, out, jobs):
+def rate(deals, rules, numbering, runs, seed, limits, out, jobs):
     """Rate every deal of DEALS: the greedy reference player's failure rate over RUNS seeded
     games, and a tier (easy, normal, hard) for deals the solver proved solvable, stored
     beside the verdict in --out (deals it lacks are solved first); then print its summary.
@@ -138,15 +129,8 @@ def rate(deals, variant, numbering, foundation_return, runs, seed, time_limit, m
       yukon rate 1-1000 --variant russian --out runs/russian.db
     """
     from solver.ranges import parse_range
-    from solver.result import Limits
     from solver.runs.play import RatingSeries, run_ratings
 
-    rules = Rules(variant, foundation_return)
-    if not time_limit > 0:
-        raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
-    if max_nodes is not None and max_nodes <= 0:
-        raise YukonError(f"--max-nodes {max_nodes} must be positive")
-    limits = Limits(max_nodes=max_nodes, time_limit=time_limit)
     report = run_ratings(
         parse_range(deals, numbering), rules, numbering, out, RatingSeries(runs, seed), limits, jobs
     )

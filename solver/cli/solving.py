@@ -9,57 +9,27 @@ import click
 from solver.cli.options import (
     board_option,
     json_option,
+    limits_options,
     numbering_option,
     opening,
-    return_option,
-    variant_option,
+    rules_options,
 )
 from solver.cli.results import print_summary
 from solver.errors import YukonError
 from solver.interrupts import exit_status
-from solver.record import LARGEST_INTEGER, Record, finite_or_none
-from solver.result import EXIT_CODES, Limits
-from solver.rules import Rules
+from solver.record import Record
+from solver.result import EXIT_CODES, Spent
 
-MIN_MEMORY, MAX_MEMORY = 1 << 20, 1 << 40
 # Exit status of a range run that met a verdict contradicting the stored one.
 CONTRADICTION_STATUS = 4
-
-
-def parse_memory(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes."""
-    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-    cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
-    unit = cleaned[-1:] if cleaned[-1:] in units else ""
-    try:
-        value = float(cleaned[: len(cleaned) - len(unit)])
-        size = value * units[unit]
-    except (ValueError, OverflowError):
-        raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
-    if not MIN_MEMORY <= size <= MAX_MEMORY:
-        raise YukonError(f"memory size {text!r} must be between 1M and 1T")
-    return int(size)
 
 
 @click.command()
 @click.argument("deal", required=False)
 @board_option
-@variant_option
+@rules_options
 @numbering_option
-@return_option
-@click.option("--minimal", is_flag=True, help="Search (IDA*) for a shortest line in moves.")
-@click.option(
-    "--time-limit", type=float, default=60.0, show_default=True, help="Seconds per deal before giving up."
-)
-@click.option(
-    "--max-nodes",
-    type=click.IntRange(1, LARGEST_INTEGER),
-    default=None,
-    help="Positions to expand before giving up.",
-)
-@click.option(
-    "--memory", default="1G", show_default=True, help="Transposition table size (per worker), e.g. 512M, 2G."
-)
+@limits_options(60.0, "Seconds per deal before giving up.", "minimal", "max_nodes", "memory_bytes")
 @click.option("--out", type=click.Path(dir_okay=False), help="Results store (SQLite): DEAL is then a range.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local worker processes [all cores].")
 @click.option("--retry-unknown", is_flag=True, help="With --out: also re-solve deals stored as unknown.")
@@ -73,9 +43,7 @@ def parse_memory(text: str) -> int:
     help="Deals in flight per Dask worker thread (each deal is its own task) [2].",
 )
 @json_option
-def solve(
-    deal, board_file, variant, numbering, foundation_return, minimal, time_limit, max_nodes, memory, **batch
-):
+def solve(deal, board_file, rules, numbering, limits, **batch):
     """Solve deal DEAL (or --board FILE): solved with a replayable line, unsolvable (proved),
     or unknown (a budget ran out).
 
@@ -88,10 +56,6 @@ def solve(
     It ends with the summary of `yukon stats`.
       yukon solve 1-1000 --out runs/yukon.db --time-limit 10
     """
-    rules = Rules(variant, foundation_return)
-    if not time_limit > 0:
-        raise YukonError(f"--time-limit {time_limit} must be a positive number of seconds")
-    limits = Limits(max_nodes, finite_or_none(time_limit), parse_memory(memory), minimal)
     as_json = batch.pop("as_json")
     if batch["out"] is not None:
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
@@ -109,7 +73,7 @@ def solve(
     else:
         click.echo(board.to_text())
         click.echo(describe(result))
-    sys.exit(exit_status() if result.budget == "interrupted" else EXIT_CODES[result.status])
+    sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
 
 
 def solve_range(
@@ -158,15 +122,15 @@ def solve_range(
 # few seconds leave unknown are huge lost spaces: their proofs take minutes and tens of
 # millions of positions (README, "The hard tail").
 MORE_OF = {
-    "time": "a larger --time-limit (hard deals can take minutes)",
-    "nodes": "a larger --max-nodes (hard deals can take a hundred million positions)",
-    "memory": "a larger --memory (the table was full)",
+    Spent.TIME: "a larger --time-limit (hard deals can take minutes)",
+    Spent.NODES: "a larger --max-nodes (hard deals can take a hundred million positions)",
+    Spent.MEMORY: "a larger --memory (the table was full)",
 }
 
 
 def describe(result) -> str:
     """A verdict, its line move by move, and the effort, for a reader."""
-    why = {None: "", "interrupted": " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
+    why = {None: "", Spent.INTERRUPTED: " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
     if result.budget in MORE_OF:
         lines.append(f"to search on: {MORE_OF[result.budget]}")

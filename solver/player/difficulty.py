@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
-from solver.result import SOLVED, Limits, Result
+from solver.result import SOLVED, TIER_NAMES, Limits, Result
 from solver.rules import Rules
 from solver.solve import solve_position
 
@@ -68,10 +68,8 @@ def run_seeds(seed: int, runs: int) -> list[int]:
 
 
 def tier_of(failure_rate: float, variant: str) -> str:
-    easy_max, normal_max = TIERS[variant]
-    if failure_rate <= easy_max:
-        return "easy"
-    return "normal" if failure_rate <= normal_max else "hard"
+    """The tier whose threshold is the first the rate does not exceed (above all: the last)."""
+    return TIER_NAMES[sum(failure_rate > most for most in TIERS[variant])]
 
 
 def greedy_failures(board: Board, rules: Rules, runs: int = MIN_RUNS, seed: int = 0) -> int:
