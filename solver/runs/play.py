@@ -20,13 +20,14 @@ error for that deal, reported and not stored, so the deal is retried by the next
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import solver
 from solver.errors import YukonError
 from solver.interrupts import StopFlag, exit_status
 from solver.notation import final_position
 from solver.numbering import check_deal_number, deal_board
+from solver.player import difficulty
 from solver.player.difficulty import greedy_failures, rating_of, run_seeds
 from solver.player.play import PlayRecord, play_deal
 from solver.player.policies import make_policy
@@ -38,6 +39,7 @@ from solver.runs.batch import as_deal_range, default_jobs, run_batch
 from solver.runs.pool import run_local
 from solver.runs.solve_deal import exception_reason
 from solver.store import Store
+from solver.store.player_rows import Play, Rating
 
 # Without a terminal as well: a progress line every this many deals.
 PROGRESS_EVERY = 100
@@ -211,7 +213,7 @@ def run_ratings(
 
         def store_rating(work: DealWork) -> None:
             rating = rating_of(work.failures, series.runs, series.seed, rules.variant, *verdicts[work.deal])
-            store.write_rating(rating_row(work.deal, rating))
+            store.write_rating(rating_row(work.deal, rating, rules, numbering))
 
         arguments = (rules, numbering, series, count_failures)
         return run_on_pool(list(verdicts), jobs, arguments, store_rating, progress, stream)
@@ -257,37 +259,37 @@ def run_on_pool(pending: list[int], jobs, arguments, store_work, progress: bool,
 # ---- rows and checks ---------------------------------------------------------------------------
 
 
-def play_row(game: PlayRecord, series: PlaySeries, run: int) -> dict:
-    """A game as the store's ``plays`` row (the rule set comes from the store)."""
-    return {
-        "deal": game.deal,
-        "policy": series.policy,
-        "settings": series.settings_text,
-        "seed": series.seed,
-        "run": run,
-        "game_seed": game.seed,
-        "won": int(game.won),
-        "moves": game.moves,
-        "line": game.line,
-        "solver_version": solver.__version__,
-        "finished_at": now_text(),
-    }
+def play_row(game: PlayRecord, series: PlaySeries, run: int) -> Play:
+    """A game as the store's ``plays`` row."""
+    return Play(
+        variant=game.variant,
+        foundation_return=game.foundation_return,
+        numbering=game.numbering,
+        deal=game.deal,
+        policy=series.policy,
+        settings=series.settings_text,
+        seed=series.seed,
+        run=run,
+        game_seed=game.seed,
+        won=game.won,
+        moves=game.moves,
+        line=game.line,
+        solver_version=solver.__version__,
+        finished_at=now_text(),
+    )
 
 
-def rating_row(deal: int, rating) -> dict:
+def rating_row(deal: int, rating: difficulty.Rating, rules: Rules, numbering: str) -> Rating:
     """A rating as the store's ``ratings`` row."""
-    return {
-        "deal": deal,
-        "runs": rating.runs,
-        "seed": rating.seed,
-        "failures": rating.failures,
-        "tier": rating.tier,
-        "status": rating.status,
-        "thoughtful_length": rating.thoughtful_length,
-        "solver_nodes": rating.solver_nodes,
-        "solver_version": solver.__version__,
-        "rated_at": now_text(),
-    }
+    return Rating(
+        variant=rules.variant,
+        foundation_return=rules.foundation_return,
+        numbering=numbering,
+        deal=deal,
+        **asdict(rating),
+        solver_version=solver.__version__,
+        rated_at=now_text(),
+    )
 
 
 def check_line(game: PlayRecord, rules: Rules) -> None:
