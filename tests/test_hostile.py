@@ -85,7 +85,7 @@ def test_a_run_over_a_store_another_run_filled_solves_nothing_twice(tmp_path):
     run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, progress=False)
     before = stored_rows(path)
     report = run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, retry_unknown=True, progress=False)
-    assert report.to_solve == 0 and stored_rows(path) == before
+    assert report.to_do == 0 and stored_rows(path) == before
 
 
 # ---- 2. node budgets beyond SQLite's integers -------------------------------------------------

@@ -20,7 +20,8 @@ from solver.numbering import deal_board
 from solver.player.play import play_deal
 from solver.reference import IllegalMove, is_won
 from solver.result import Limits
-from solver.runs.play import RatingSeries, check_line, play_series, run_plays, run_ratings
+from solver.runs.play import play_series, run_plays, run_ratings
+from solver.runs.player_work import RatingSeries, check_line
 from solver.runs.summary import summarize
 from solver.store import Store, schema
 from solver.store.player_rows import Play, Rating
@@ -151,7 +152,8 @@ import os
 import sys
 import time
 
-from solver.runs.play import play_games, play_series, run_plays
+from solver.runs.play import play_series, run_plays
+from solver.runs.player_work import play_games
 from solver.rules import Rules
 
 LAST_FINISHING_DEAL = 6
