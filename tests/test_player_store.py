@@ -2,6 +2,8 @@
 resume after SIGKILL without duplicates, ratings beside verdicts."""
 
 import dataclasses
+import io
+import os
 import shutil
 import signal
 import sqlite3
@@ -21,7 +23,7 @@ from solver.player.play import play_deal
 from solver.reference import IllegalMove, is_won
 from solver.result import Limits
 from solver.runs.play import play_series, run_plays, run_ratings
-from solver.runs.player_work import RatingSeries, check_line
+from solver.runs.player_work import RatingSeries, check_line, play_games
 from solver.runs.summary import summarize
 from solver.store import Store, schema
 from solver.store.player_rows import Play, Rating
@@ -135,6 +137,33 @@ def test_plays_are_stored_replayable_and_not_repeated(tmp_path):
     assert (again.to_do, again.done) == (2, 2)
     with Store.open_existing(path) as store:
         assert store.plays()[: len(plays)] == plays and len(store.plays()) == 12
+
+
+def faulty_play(deal, rules, numbering, series):
+    """Deal 2 raises; on deal 3 the worker process dies."""
+    if deal == 2:
+        raise ValueError("deliberate fault on deal 2")
+    if deal == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return play_games(deal, rules, numbering, series)
+
+
+def test_a_failing_deal_is_reported_not_stored_and_the_run_goes_on(tmp_path):
+    path = tmp_path / "p.db"
+    stream = io.StringIO()
+    report = run_plays(
+        range(1, 6), YUKON, "pysol", path, GREEDY_TWICE, jobs=2, stream=stream, play_one=faulty_play
+    )
+    assert (report.to_do, report.done, report.exit_status) == (5, 3, 1)
+    errors = sorted(report.errors)
+    assert errors[0].startswith("deal 2: ValueError at test_player_store.py:")
+    assert errors[0].endswith(": deliberate fault on deal 2")
+    assert errors[1] == "deal 3: worker process died while solving (killed by SIGKILL)"
+    assert f"error on {errors[0]}" in stream.getvalue()
+    with Store.open_existing(path) as store:
+        assert sorted({play.deal for play in store.plays()}) == [1, 4, 5]
+    again = run_plays(range(1, 6), YUKON, "pysol", path, GREEDY_TWICE, jobs=1, progress=False)
+    assert (again.to_do, again.done, again.errors) == (2, 2, [])
 
 
 def test_a_game_is_stored_only_if_its_line_replays_as_recorded():
