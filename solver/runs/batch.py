@@ -8,8 +8,6 @@ Each deal is claimed in the store before it is solved (``claims``), so runs shar
 share the work.
 """
 
-from contextlib import ExitStack
-
 from solver.errors import YukonError
 from solver.numbering import check_deal_number
 from solver.ranges import DealRange, merge
@@ -18,7 +16,7 @@ from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
 from solver.runs.cluster import DASK_QUEUED
-from solver.runs.loop import Execution, default_jobs, run_deals
+from solver.runs.loop import Execution, run_deals
 from solver.runs.report import RunReport
 from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
@@ -68,32 +66,35 @@ def run_batch(
     limits = Limits() if limits is None else limits
     deals = as_deal_range(deals)
     check_arguments(deals, rules, numbering, limits, jobs, chunk_size)
-    jobs = min(jobs or default_jobs(), default_jobs())
     execution = Execution(jobs, dask, chunk_size, progress, stream)
     skip = DECIDED if retry_unknown else (*DECIDED, UNKNOWN)
-    with ExitStack() as stack:
-        stack.enter_context(execution.session())
-        store = stack.enter_context(Store.open_for_run(store_path, rules, numbering))
-        to_solve = store.count_pending(deals, skip)
-        report = RunReport(str(store_path), deals.count, deals.count - to_solve, to_solve)
-        execution.say(
-            f"{rules.label()} ({numbering}): {deals.count} deals in range, {report.skipped} already in "
-            f"{store_path}, solving {to_solve} with {execution.where(to_solve)}"
-        )
-        if to_solve == 0:
-            return report
+    work = Work(rules, numbering, limits, solve_one, failure_record)
+    with execution.opened(store_path, rules, numbering) as store:
+        return solve_pending(store, store_path, deals, skip, work, execution, resume_command)
 
-        def store_record(record):
-            contradiction = store.write(record)
-            if contradiction is None:
-                return record.status, None
-            report.contradictions.append(contradiction)
-            return record.status, f"CONTRADICTION (stored verdict kept): {contradiction}"
 
-        work = Work(rules, numbering, limits, solve_one, failure_record)
-        claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
-        with ClaimKeeper(claimed):
-            run_deals(claimed, work, store_record, report, execution, resume_command=resume_command)
+def solve_pending(
+    store: Store, store_path, deals: DealRange, skip, work: Work, execution: Execution, resume_command=None
+) -> RunReport:
+    """Solve into ``store`` the deals of ``deals`` whose stored status is not in ``skip``,
+    each claimed first (``claims``)."""
+    to_solve = store.count_pending(deals, skip)
+    report = RunReport(str(store_path), deals.count, deals.count - to_solve, to_solve)
+    execution.say(
+        f"{work.rules.label()} ({work.numbering}): {deals.count} deals in range, {report.skipped} already "
+        f"in {store_path}, solving {to_solve} with {execution.where(to_solve)}"
+    )
+
+    def store_record(record):
+        contradiction = store.write(record)
+        if contradiction is None:
+            return record.status, None
+        report.contradictions.append(contradiction)
+        return record.status, f"CONTRADICTION (stored verdict kept): {contradiction}"
+
+    claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
+    with ClaimKeeper(claimed):
+        run_deals(claimed, work, store_record, report, execution, resume_command=resume_command)
     return report
 
 

@@ -20,6 +20,7 @@ from solver.runs.pool import run_local
 from solver.runs.progress import VERDICTS, Progress
 from solver.runs.report import RunReport
 from solver.runs.work import Work
+from solver.store import Store
 
 # The kind of answer a deal that failed and was not stored counts as.
 FAILED = "failed"
@@ -35,11 +36,12 @@ def default_jobs() -> int:
 
 @dataclass
 class Execution:
-    """Where a run's work goes: ``jobs`` local worker processes or, with ``dask``, a Dask
-    scheduler's address (``local``: a LocalCluster of ``jobs`` single-thread workers),
-    ``chunk_size`` deals in flight per worker thread; progress shown on ``stream``."""
+    """Where a run's work goes: ``jobs`` local worker processes (None: every usable core,
+    and never more) or, with ``dask``, a Dask scheduler's address (``local``: a LocalCluster
+    of ``jobs`` single-thread workers), ``chunk_size`` deals in flight per worker thread;
+    progress shown on ``stream``."""
 
-    jobs: int
+    jobs: int | None
     dask: str | None = None
     chunk_size: int = DASK_QUEUED
     progress: bool = True
@@ -48,16 +50,24 @@ class Execution:
     cluster: object = None
 
     def __post_init__(self):
+        self.jobs = min(self.jobs or default_jobs(), default_jobs())
         self.stream = sys.stderr if self.stream is None else self.stream
+
+    @contextmanager
+    def opened(self, store_path, rules, numbering: str):
+        """The store at ``store_path`` opened for the run, once the Dask session (if any) is
+        up, so that a failed connection leaves no store file; both closed on exit."""
+        with self.session(), Store.open_for_run(store_path, rules, numbering) as store:
+            yield store
 
     @contextmanager
     def session(self):
         """The Dask client and cluster while the run lasts (nothing for local workers)."""
         if self.dask is None:
-            yield self
+            yield
             return
         with dask_session(self.dask, self.jobs) as (self.client, self.cluster):
-            yield self
+            yield
 
     def where(self, to_do: int) -> str:
         """Who does the work, as the run's first line says."""
@@ -88,7 +98,10 @@ def run_deals(
     """Run ``work`` on ``deals`` (an iterator that may yield None for "none yet, ask again";
     ``report.to_do`` of them), handing each answer to ``store_answer(answer) -> (kind,
     note)``: the answer's kind (FAILED when it was not stored) and a line the user must see
-    (or None). Sets the report's counts, stopping signal and seconds."""
+    (or None). Sets the report's counts, stopping signal and seconds (nothing to do: nothing
+    is done)."""
+    if report.to_do == 0:
+        return
     started = time.monotonic()
     label = f"{work.rules.label()} ({work.numbering})"
     with closing(Progress(report.to_do, label, execution.progress, execution.stream, kinds)) as bar:

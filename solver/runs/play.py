@@ -18,17 +18,16 @@ What the workers run is in ``player_work``: a fault on a deal is reported and no
 so the deal is retried by the next run.
 """
 
-from contextlib import ExitStack
-
 from solver.errors import YukonError
 from solver.numbering import check_deal_number
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
+from solver.record import STATUSES
 from solver.result import Limits
 from solver.rules import Rules
-from solver.runs.batch import as_deal_range, run_batch
+from solver.runs.batch import as_deal_range, check_arguments, solve_pending
 from solver.runs.cluster import DASK_QUEUED
-from solver.runs.loop import FAILED, Execution, default_jobs, run_deals
+from solver.runs.loop import FAILED, Execution, run_deals
 from solver.runs.player_work import (
     DealWork,
     PlaySeries,
@@ -41,10 +40,12 @@ from solver.runs.player_work import (
     rating_row,
 )
 from solver.runs.report import RunReport
+from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
-from solver.store import Store
 
 PLAYED, RATED = "played", "rated"
+# A rating run solves only the deals the store holds no verdict of.
+STORED = STATUSES
 
 
 def play_series(policy: str, settings: dict, runs: int, seed: int) -> PlaySeries:
@@ -85,9 +86,7 @@ def run_plays(
     (module-level: it is sent to the workers) is ``play_games`` but in tests."""
     deals = checked_range(deals, rules, numbering)
     execution = Execution(checked_jobs(jobs), dask, chunk_size, progress, stream)
-    with ExitStack() as stack:
-        stack.enter_context(execution.session())
-        store = stack.enter_context(Store.open_for_run(store_path, rules, numbering))
+    with execution.opened(store_path, rules, numbering) as store:
         pending = store.pending_plays(deals, series.policy, series.settings_text, series.seed, series.runs)
         report = RunReport(str(store_path), deals.count, deals.count - len(pending), len(pending))
         execution.say(
@@ -104,8 +103,7 @@ def run_plays(
             return PLAYED, None
 
         work = Work(rules, numbering, series, play_one, failed_deal)
-        if pending:
-            run_deals(iter(pending), work, store_games, report, execution, (PLAYED, FAILED))
+        run_deals(iter(pending), work, store_games, report, execution, (PLAYED, FAILED))
     return report
 
 
@@ -123,29 +121,19 @@ def run_ratings(
     dask: str | None = None,
     chunk_size: int = DASK_QUEUED,
 ) -> RunReport:
-    """Solve what the store lacks of ``deals``, then rate every stored deal of them, on
-    ``jobs`` local workers or the Dask cluster ``dask`` (as ``run_batch``)."""
+    """Solve what the store lacks of ``deals`` (as ``run_batch``, skipping every stored
+    verdict), then rate every stored deal of them, on ``jobs`` local workers or the Dask
+    cluster ``dask``; a stopped solve is the report."""
     deals = checked_range(deals, rules, numbering)
-    execution = Execution(checked_jobs(jobs), dask, chunk_size, progress, stream)
     check_count("--runs", series.runs)
     check_seed(series.seed)
-    solving = run_batch(
-        deals,
-        rules,
-        numbering,
-        store_path,
-        limits,
-        jobs,
-        dask=dask,
-        progress=progress,
-        chunk_size=chunk_size,
-        stream=execution.stream,
-    )
-    if solving.interrupted:
-        return solving
-    with ExitStack() as stack:
-        stack.enter_context(execution.session())
-        store = stack.enter_context(Store.open_for_run(store_path, rules, numbering))
+    check_arguments(deals, rules, numbering, limits, checked_jobs(jobs), chunk_size)
+    execution = Execution(jobs, dask, chunk_size, progress, stream)
+    with execution.opened(store_path, rules, numbering) as store:
+        solving = Work(rules, numbering, limits, solve_deal, failure_record)
+        solved = solve_pending(store, store_path, deals, STORED, solving, execution)
+        if solved.interrupted:
+            return solved
         verdicts = {
             deal: figures for deal, *figures in store.pending_ratings(deals, series.runs, series.seed)
         }
@@ -160,8 +148,7 @@ def run_ratings(
             return RATED, None
 
         work = Work(rules, numbering, series, count_failures, failed_deal)
-        if verdicts:
-            run_deals(iter(verdicts), work, store_rating, report, execution, (RATED, FAILED))
+        run_deals(iter(verdicts), work, store_rating, report, execution, (RATED, FAILED))
     return report
 
 
@@ -171,10 +158,10 @@ def failed(work: DealWork, report: RunReport) -> tuple[str, str]:
     return FAILED, f"error on {report.errors[-1]}"
 
 
-def checked_jobs(jobs: int | None) -> int:
-    """``jobs``, or every usable core when None; YukonError unless positive."""
-    jobs = default_jobs() if jobs is None else jobs
-    check_count("--jobs", jobs)
+def checked_jobs(jobs: int | None) -> int | None:
+    """``jobs`` (None: every usable core); YukonError unless positive."""
+    if jobs is not None:
+        check_count("--jobs", jobs)
     return jobs
 
 
