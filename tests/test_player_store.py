@@ -3,7 +3,6 @@ resume after SIGKILL without duplicates, ratings beside verdicts."""
 
 import dataclasses
 import io
-import os
 import shutil
 import signal
 import sqlite3
@@ -14,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from stores import RUSSIAN, YUKON, comparable
+from stores import RUSSIAN, YUKON, Faulty, comparable
 
 from solver.errors import YukonError
 from solver.notation import final_position
@@ -139,24 +138,22 @@ def test_plays_are_stored_replayable_and_not_repeated(tmp_path):
         assert store.plays()[: len(plays)] == plays and len(store.plays()) == 12
 
 
-def faulty_play(deal, rules, numbering, series):
-    """Deal 2 raises; on deal 3 the worker process dies."""
-    if deal == 2:
-        raise ValueError("deliberate fault on deal 2")
-    if deal == 3:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return play_games(deal, rules, numbering, series)
-
-
 def test_a_failing_deal_is_reported_not_stored_and_the_run_goes_on(tmp_path):
     path = tmp_path / "p.db"
     stream = io.StringIO()
     report = run_plays(
-        range(1, 6), YUKON, "pysol", path, GREEDY_TWICE, jobs=2, stream=stream, play_one=faulty_play
+        range(1, 6),
+        YUKON,
+        "pysol",
+        path,
+        GREEDY_TWICE,
+        jobs=2,
+        stream=stream,
+        play_one=Faulty(play_games, raises=2, dies=3),
     )
     assert (report.to_do, report.done, report.exit_status) == (5, 3, 1)
     errors = sorted(report.errors)
-    assert errors[0].startswith("deal 2: ValueError at test_player_store.py:")
+    assert errors[0].startswith("deal 2: ValueError at stores.py:")
     assert errors[0].endswith(": deliberate fault on deal 2")
     assert errors[1] == "deal 3: worker process died while solving (killed by SIGKILL)"
     assert f"error on {errors[0]}" in stream.getvalue()

@@ -10,7 +10,7 @@ import textwrap
 import time
 
 import pytest
-from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, comparable, stored_rows
+from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, Faulty, comparable, stored_rows
 
 from solver.board import parse_board
 from solver.errors import YukonError
@@ -212,25 +212,23 @@ def test_ctrl_c_stops_and_says_how_to_resume(tmp_path):
 # ---- faults ----------------------------------------------------------------------------------
 
 
-def faulty_solve(deal, rules, numbering, limits):
-    """Deal 3 raises; on deal 5 the worker process dies."""
-    if deal == 3:
-        raise ValueError("deliberate fault on deal 3")
-    if deal == 5:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return solve_deal(deal, rules, numbering, limits)
-
-
 def test_failing_deals_are_stored_unknown_and_the_run_goes_on(tmp_path):
     path = tmp_path / "r.db"
     report = run_batch(
-        range(1, 11), RUSSIAN, "pysol", path, NODES, jobs=2, solve_one=faulty_solve, progress=False
+        range(1, 11),
+        RUSSIAN,
+        "pysol",
+        path,
+        NODES,
+        jobs=2,
+        solve_one=Faulty(solve_deal, raises=3, dies=5),
+        progress=False,
     )
     assert report.done == 10 and not report.interrupted
     rows = {row["deal"]: row for row in stored_rows(path)}
     assert sorted(rows) == list(range(1, 11))
     for deal, reason in (
-        (3, "ValueError at test_runs.py:"),
+        (3, "ValueError at stores.py:"),
         (5, "worker process died while solving (killed by SIGKILL)"),
     ):
         failed = rows.pop(deal)
