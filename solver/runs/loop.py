@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.interrupts import StopFlag
 from solver.runs.cluster import DASK_QUEUED, dask_session, run_dask
@@ -46,8 +46,9 @@ class Execution:
     chunk_size: int = DASK_QUEUED
     progress: bool = True
     stream: object = None
-    client: object = None
-    cluster: object = None
+    # The Dask session's client and LocalCluster (None: a remote scheduler), while it lasts.
+    client: object = field(default=None, init=False)
+    cluster: object = field(default=None, init=False)
 
     def __post_init__(self):
         self.jobs = min(self.jobs or default_jobs(), default_jobs())

@@ -25,6 +25,8 @@ CLAIMED, DONE, BUSY = "claimed", "done", "busy"
 
 
 class ClaimsTable(Tables):
+    """The ``claims`` methods of ``Store``."""
+
     def claim(self, deal: int, owner: str, skip_statuses) -> str:
         """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
         when its stored status is in ``skip_statuses``; ``BUSY`` while another run's claim

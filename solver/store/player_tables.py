@@ -15,6 +15,8 @@ def column_list(kind) -> str:
 
 
 class PlayerTables(Tables):
+    """The ``plays`` and ``ratings`` methods of ``Store``."""
+
     def has_player_tables(self) -> bool:
         """False for a schema 1 store opened read-only (it has no plays or ratings)."""
         return bool(self.fetch("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'plays'"))

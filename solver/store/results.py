@@ -19,6 +19,8 @@ COLUMNS = FIELD_NAMES
 
 
 class ResultsTable(Tables):
+    """The ``results`` methods of ``Store``."""
+
     def write(self, record: Record) -> str | None:
         """Store one record in its own transaction (see ``write_many``)."""
         contradictions = self.write_many([record])
