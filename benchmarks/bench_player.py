@@ -234,8 +234,8 @@ def greedy_on_sampled_deals(store_path) -> dict:
     """The greedy games' win rate (95% Wilson) on the deals the sampling policy played."""
     with Store.open_existing(store_path) as store:
         plays = store.plays()
-    sampled = {row["deal"] for row in plays if row["policy"] == "sampling"}
-    greedy = [row["won"] for row in plays if row["policy"] == "greedy" and row["deal"] in sampled]
+    sampled = {play.deal for play in plays if play.policy == "sampling"}
+    greedy = [play.won for play in plays if play.policy == "greedy" and play.deal in sampled]
     return rate_entry(sum(greedy), len(greedy)) | {"sampled_deals": len(sampled)}
 
 

@@ -124,17 +124,12 @@ class Record:
 
     def to_row(self) -> tuple:
         """The store row: every field in field order, booleans as 0/1, the deal encoded."""
-        values = self.to_json()
-        values["deal"] = encode_deal(self.deal)
-        return tuple(int(value) if isinstance(value, bool) else value for value in values.values())
+        return store_row(self)
 
     @classmethod
     def from_row(cls, values) -> "Record":
-        data = dict(zip(FIELD_NAMES, values, strict=True))
-        data["deal"] = decode_deal(data["deal"])
+        data = row_fields(cls, values)
         data["time_limit"] = finite_or_none(data["time_limit"])
-        for name in BOOLEAN_FIELDS:
-            data[name] = bool(data[name])
         return cls(**data)
 
 
@@ -156,7 +151,25 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
 FIELDS = fields(Record)
 FIELD_NAMES = tuple(item.name for item in FIELDS)
 REPLAY_FIELDS = tuple(item.name for item in FIELDS if item.metadata.get("replayed"))
-BOOLEAN_FIELDS = tuple(item.name for item in FIELDS if item.type is bool)
+
+
+def store_row(row) -> tuple:
+    """A dataclass of store columns (a Record, a player table's row) as its store row: every
+    field in field order, booleans as 0/1, the deal encoded."""
+    values = asdict(row)
+    values["deal"] = encode_deal(values["deal"])
+    return tuple(int(value) if isinstance(value, bool) else value for value in values.values())
+
+
+def row_fields(kind, values) -> dict:
+    """The fields of dataclass ``kind`` from a store row (``store_row`` backwards)."""
+    items = fields(kind)
+    data = dict(zip((item.name for item in items), values, strict=True))
+    data["deal"] = decode_deal(data["deal"])
+    for item in items:
+        if item.type is bool:
+            data[item.name] = bool(data[item.name])
+    return data
 
 
 def finite_or_none(seconds: float | None) -> float | None:

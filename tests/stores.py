@@ -1,5 +1,10 @@
 """Shared by the tests of runs and stores: rule sets, budgets, store helpers, made-up records."""
 
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from solver.ranges import parse_range
 from solver.record import Record
 from solver.result import Limits
@@ -64,3 +69,20 @@ def fake_record(deal, status, seconds=0.1, nodes=1100, solution="", budget=None,
         solver_version="0.1.0",
         finished_at="2026-01-01T00:00:00+00:00",
     )
+
+
+@dataclass(frozen=True)
+class Faulty:
+    """A worker task (sent to the workers, so a module-level class) that raises on deal
+    ``raises``, kills its worker process on deal ``dies`` and is ``task`` on the others."""
+
+    task: Callable
+    raises: int
+    dies: int
+
+    def __call__(self, deal, rules, numbering, settings):
+        if deal == self.raises:
+            raise ValueError(f"deliberate fault on deal {deal}")
+        if deal == self.dies:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.task(deal, rules, numbering, settings)

@@ -74,7 +74,7 @@ def test_runs_sharing_a_store_skip_each_others_claims_until_they_lapse(tmp_path,
         assert first.claim(5, "run-c", ("solved", "unsolvable")) == DONE
         assert first.claim(7, "run-a", ()) == CLAIMED
         assert first.claim(7, "run-c", ()) == BUSY
-        monkeypatch.setattr("solver.store.CLAIM_SECONDS", -1.0)  # run A killed, claims lapsed
+        monkeypatch.setattr("solver.store.claims.CLAIM_SECONDS", -1.0)  # run A killed, claims lapsed
         first.renew_claims("run-a")
         assert first.claim(7, "run-c", ()) == CLAIMED
 
@@ -84,7 +84,7 @@ def test_a_run_over_a_store_another_run_filled_solves_nothing_twice(tmp_path):
     run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, progress=False)
     before = stored_rows(path)
     report = run_batch(range(1, 6), RUSSIAN, "pysol", path, NODES, jobs=1, retry_unknown=True, progress=False)
-    assert report.to_solve == 0 and stored_rows(path) == before
+    assert report.to_do == 0 and stored_rows(path) == before
 
 
 # ---- 2. node budgets beyond SQLite's integers -------------------------------------------------
@@ -187,7 +187,7 @@ def test_export_to_a_full_disk(yukon_store, tmp_path, monkeypatch):
         stream.write("{}\n")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("solver.store.write_records", full_disk)
+    monkeypatch.setattr("solver.store.export.write_records", full_disk)
     result = run("export", str(yukon_store), "-o", str(tmp_path / "out.jsonl"))
     assert_bad_input(result)
     assert "No space left on device" in result.stderr

@@ -2,6 +2,7 @@
 resume after SIGKILL without duplicates, ratings beside verdicts."""
 
 import dataclasses
+import io
 import shutil
 import signal
 import sqlite3
@@ -12,18 +13,19 @@ import time
 from pathlib import Path
 
 import pytest
-from stores import RUSSIAN, YUKON, comparable
+from stores import RUSSIAN, YUKON, Faulty, comparable
 
-from solver import store as store_module
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
 from solver.player.play import play_deal
 from solver.reference import IllegalMove, is_won
 from solver.result import Limits
-from solver.runs.play import RatingSeries, check_line, play_series, run_plays, run_ratings
+from solver.runs.play import play_series, run_plays, run_ratings
+from solver.runs.player_work import RatingSeries, check_line, play_games
 from solver.runs.summary import summarize
-from solver.store import Store
+from solver.store import Store, schema
+from solver.store.player_rows import Play, Rating
 
 LEGACY_STORE = Path(__file__).parent / "data" / "legacy" / "store-v1.db"
 # Polling deadline for the subprocess test; only a fail-safe, never part of a verdict.
@@ -59,6 +61,32 @@ def test_a_new_store_has_schema_2_and_the_player_tables(tmp_path):
     assert schema_of(path) == ("2", {"meta", "results", "plays", "ratings", "claims"})
 
 
+def test_the_player_tables_columns_are_the_fields_of_their_rows(tmp_path):
+    path = tmp_path / "new.db"
+    Store.open_for_run(path, YUKON, "pysol").close()
+    connection = sqlite3.connect(path)
+    try:
+        for table, kind in (("plays", Play), ("ratings", Rating)):
+            columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+            assert columns == [item.name for item in dataclasses.fields(kind)]
+    finally:
+        connection.close()
+
+
+def test_player_rows_read_back_as_written(tmp_path):
+    """Booleans come back as booleans and a deal beyond SQLite's integers as its number."""
+    deal = 10**20
+    play = Play("yukon", False, "pysol", deal, "greedy", "{}", 5, 0, 99, True, 1, "1>F:AH", "0.1.0", "now")
+    rating = Rating("yukon", False, "pysol", deal, 4, 2, 1, None, "unknown", None, 7, "0.1.0", "now")
+    with Store.open_for_run(tmp_path / "p.db", YUKON, "pysol") as store:
+        store.write_plays([play])
+        store.write_rating(rating)
+        assert store.plays() == [play] and store.ratings() == [rating]
+        assert store.plays()[0].won is True and store.ratings()[0].foundation_return is False
+        with pytest.raises(ValueError, match="not of this store's rule set"):
+            store.write_plays([dataclasses.replace(play, variant="russian")])
+
+
 def test_a_release_0_1_0_store_is_migrated_without_losing_a_row(legacy_store):
     before = comparable(legacy_store)
     assert schema_of(legacy_store) == ("1", {"meta", "results"})
@@ -75,8 +103,8 @@ def test_a_release_0_1_0_store_is_migrated_without_losing_a_row(legacy_store):
 
 def test_the_migration_is_one_transaction(legacy_store, monkeypatch):
     """A migration failing at its last statement leaves the store exactly as it was."""
-    failing = store_module.PLAYER_SCHEMA + "CREATE TABLE results (deal);"
-    monkeypatch.setattr(store_module, "PLAYER_SCHEMA", failing)
+    failing = schema.PLAYER_SCHEMA + "CREATE TABLE results (deal);"
+    monkeypatch.setattr(schema, "PLAYER_SCHEMA", failing)
     before = legacy_store.read_bytes()
     with pytest.raises(YukonError, match="table results already exists"):
         Store.open_for_run(legacy_store, YUKON, "pysol")
@@ -99,17 +127,40 @@ def test_plays_are_stored_replayable_and_not_repeated(tmp_path):
     assert (report.to_do, report.done, report.errors) == (4, 4, [])
     with Store.open_existing(path) as store:
         plays = store.plays()
-    assert [(row["deal"], row["run"]) for row in plays] == [
-        (deal, run) for deal in range(1, 5) for run in (0, 1)
-    ]
+    assert [(row.deal, row.run) for row in plays] == [(deal, run) for deal in range(1, 5) for run in (0, 1)]
     for row in plays:
-        final = final_position(deal_board("yukon", row["deal"]), row["line"].split(), YUKON)
-        assert is_won(final) == bool(row["won"]) and row["moves"] == len(row["line"].split())
-        assert (row["policy"], row["settings"], row["seed"]) == ("greedy", '{"max_moves": 1000}', 5)
+        final = final_position(deal_board("yukon", row.deal), row.line.split(), YUKON)
+        assert is_won(final) == row.won and row.moves == len(row.line.split())
+        assert (row.policy, row.settings, row.seed) == ("greedy", '{"max_moves": 1000}', 5)
     again = run_plays(range(1, 7), YUKON, "pysol", path, GREEDY_TWICE, jobs=1, progress=False)
     assert (again.to_do, again.done) == (2, 2)
     with Store.open_existing(path) as store:
         assert store.plays()[: len(plays)] == plays and len(store.plays()) == 12
+
+
+def test_a_failing_deal_is_reported_not_stored_and_the_run_goes_on(tmp_path):
+    path = tmp_path / "p.db"
+    stream = io.StringIO()
+    report = run_plays(
+        range(1, 6),
+        YUKON,
+        "pysol",
+        path,
+        GREEDY_TWICE,
+        jobs=2,
+        stream=stream,
+        play_one=Faulty(play_games, raises=2, dies=3),
+    )
+    assert (report.to_do, report.done, report.exit_status) == (5, 3, 1)
+    errors = sorted(report.errors)
+    assert errors[0].startswith("deal 2: ValueError at stores.py:")
+    assert errors[0].endswith(": deliberate fault on deal 2")
+    assert errors[1] == "deal 3: worker process died while solving (killed by SIGKILL)"
+    assert f"error on {errors[0]}" in stream.getvalue()
+    with Store.open_existing(path) as store:
+        assert sorted({play.deal for play in store.plays()}) == [1, 4, 5]
+    again = run_plays(range(1, 6), YUKON, "pysol", path, GREEDY_TWICE, jobs=1, progress=False)
+    assert (again.to_do, again.done, again.errors) == (2, 2, [])
 
 
 def test_a_game_is_stored_only_if_its_line_replays_as_recorded():
@@ -127,7 +178,8 @@ import os
 import sys
 import time
 
-from solver.runs.play import play_games, play_series, run_plays
+from solver.runs.play import play_series, run_plays
+from solver.runs.player_work import play_games
 from solver.rules import Rules
 
 LAST_FINISHING_DEAL = 6
@@ -176,7 +228,7 @@ def test_a_killed_play_run_resumes_without_duplicates(tmp_path):
     assert process.returncode == -signal.SIGKILL, stderr
     with Store.open_existing(path) as store:
         killed = store.plays()
-    assert sorted({row["deal"] for row in killed}) == list(range(1, 7)) and len(killed) == 12
+    assert sorted({row.deal for row in killed}) == list(range(1, 7)) and len(killed) == 12
 
     report = run_plays(range(1, 13), RUSSIAN, "pysol", path, GREEDY_TWICE, jobs=2, progress=False)
     assert (report.to_do, report.done) == (6, 6)
@@ -204,11 +256,11 @@ def test_ratings_sit_beside_verdicts_and_reproduce(tmp_path):
         with Store.open_existing(path) as store:
             verdicts = {record.deal: record for record in store.records()}
             ratings = store.ratings()
-        stored.append([{key: row[key] for key in row if key != "rated_at"} for row in ratings])
+        stored.append([dataclasses.replace(row, rated_at="") for row in ratings])
         for row in ratings:
-            record = verdicts[row["deal"]]
-            assert row["status"] == record.status and (row["tier"] is not None) == (record.status == "solved")
-            assert 0 <= row["failures"] <= 4 and row["runs"] == 4
+            record = verdicts[row.deal]
+            assert row.status == record.status and (row.tier is not None) == (record.status == "solved")
+            assert 0 <= row.failures <= 4 and row.runs == 4
     assert stored[0] == stored[1]
     again = run_ratings([2, 6, 10, 11], YUKON, "pysol", paths[0], series, nodes, jobs=1, progress=False)
     assert again.to_do == 0

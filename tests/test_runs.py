@@ -10,7 +10,7 @@ import textwrap
 import time
 
 import pytest
-from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, comparable, stored_rows
+from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, Faulty, comparable, stored_rows
 
 from solver.board import parse_board
 from solver.errors import YukonError
@@ -75,14 +75,14 @@ def test_rerun_skips_decided_deals(tmp_path):
     path = tmp_path / "r.db"
     stream = io.StringIO()
     first = run_batch(parse_range("1-10"), RUSSIAN, "pysol", path, NODES, jobs=1, stream=stream)
-    assert (first.skipped, first.to_solve) == (0, 10)
+    assert (first.skipped, first.to_do) == (0, 10)
     lines = stream.getvalue().splitlines()  # not a terminal: plain lines, no bar
     assert lines[0] == f"russian (pysol): 10 deals in range, 0 already in {path}, solving 10 with 1 worker"
     assert lines[-1].startswith("russian (pysol): 10/10 deals (100.0%)")
     assert "\r" not in stream.getvalue()
     before = comparable(path)
     again = run_batch(parse_range("1-20"), RUSSIAN, "pysol", path, NODES, jobs=2, progress=False)
-    assert (again.in_range, again.skipped, again.to_solve, again.done) == (20, 10, 10, 10)
+    assert (again.in_range, again.skipped, again.to_do, again.done) == (20, 10, 10, 10)
     after = comparable(path)
     assert [row[0] for row in after] == list(range(1, 21))
     assert after[:10] == before
@@ -95,15 +95,15 @@ def test_unknown_deals_are_retried_only_when_asked(tmp_path):
     run_batch(deals, YUKON, "pysol", path, one_node, jobs=1, progress=False)
     assert [(row[1], row[4]) for row in comparable(path)] == [("unknown", "nodes")] * 3
     again = run_batch(deals, YUKON, "pysol", path, NODES, jobs=1, progress=False)
-    assert (again.skipped, again.to_solve) == (3, 0)
+    assert (again.skipped, again.to_do) == (3, 0)
     retry = run_batch(deals, YUKON, "pysol", path, NODES, jobs=1, retry_unknown=True, progress=False)
-    assert (retry.skipped, retry.to_solve, retry.done) == (0, 3, 3)
+    assert (retry.skipped, retry.to_do, retry.done) == (0, 3, 3)
     rows = stored_rows(path)
     assert [(row["deal"], row["max_nodes"]) for row in rows] == [(3, 300_000), (11, 300_000), (13, 300_000)]
     decided = sum(row["status"] != "unknown" for row in rows)
     assert decided >= 2  # 11 and 13 take a few hundred nodes
     last = run_batch(deals, YUKON, "pysol", path, NODES, jobs=1, retry_unknown=True, progress=False)
-    assert (last.skipped, last.to_solve) == (decided, 3 - decided)
+    assert (last.skipped, last.to_do) == (decided, 3 - decided)
 
 
 BLOCKING_SCRIPT = """
@@ -192,7 +192,7 @@ def test_resume_after_sigkill(tmp_path):
     assert all(row["status"] in ("solved", "unsolvable") and row["board"] for row in rows)
 
     report = run_batch(range(1, 41), RUSSIAN, "pysol", path, Limits(), jobs=2, progress=False)
-    assert (report.skipped, report.to_solve, report.done) == (20, 20, 20)
+    assert (report.skipped, report.to_do, report.done) == (20, 20, 20)
     final = stored_rows(path)
     assert [row["deal"] for row in final] == list(range(1, 41))
     assert final[:20] == rows
@@ -212,25 +212,23 @@ def test_ctrl_c_stops_and_says_how_to_resume(tmp_path):
 # ---- faults ----------------------------------------------------------------------------------
 
 
-def faulty_solve(deal, rules, numbering, limits):
-    """Deal 3 raises; on deal 5 the worker process dies."""
-    if deal == 3:
-        raise ValueError("deliberate fault on deal 3")
-    if deal == 5:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return solve_deal(deal, rules, numbering, limits)
-
-
 def test_failing_deals_are_stored_unknown_and_the_run_goes_on(tmp_path):
     path = tmp_path / "r.db"
     report = run_batch(
-        range(1, 11), RUSSIAN, "pysol", path, NODES, jobs=2, solve_one=faulty_solve, progress=False
+        range(1, 11),
+        RUSSIAN,
+        "pysol",
+        path,
+        NODES,
+        jobs=2,
+        solve_one=Faulty(solve_deal, raises=3, dies=5),
+        progress=False,
     )
     assert report.done == 10 and not report.interrupted
     rows = {row["deal"]: row for row in stored_rows(path)}
     assert sorted(rows) == list(range(1, 11))
     for deal, reason in (
-        (3, "ValueError at test_runs.py:"),
+        (3, "ValueError at stores.py:"),
         (5, "worker process died while solving (killed by SIGKILL)"),
     ):
         failed = rows.pop(deal)

@@ -21,7 +21,8 @@ from solver.ranges import DealRange
 from solver.record import Record
 from solver.result import SOLVED, Limits
 from solver.rules import Rules
-from solver.runs.batch import BatchReport, run_batch
+from solver.runs.batch import run_batch
+from solver.runs.report import RunReport
 from solver.solve import solve_position
 from solver.store import Store
 
@@ -49,7 +50,7 @@ def check_store(path: Path, variant: str, numbering: str) -> None:
 
 def solve_missing(
     path: Path, variant: str, numbering: str, deals: DealRange, time_limit: float, jobs: int | None
-) -> BatchReport:
+) -> RunReport:
     """Solve into the store every deal of ``deals`` it has not decided (progress on stderr)."""
     if path.exists():
         check_store(path, variant, numbering)

@@ -3,61 +3,24 @@
 ``run_batch`` walks the range in ascending order, skips deals the store has already
 decided (and unknown ones unless asked to retry them), and hands the rest to local worker
 processes (``pool``) or to a Dask cluster (``cluster``). Workers only solve; every record
-comes back to this process, which writes it to the store in its own transaction, so a run
-killed at any moment loses nothing committed and running the same command again resumes it.
+comes back to this process, which writes it to the store in its own transaction (``loop``).
 Each deal is claimed in the store before it is solved (``claims``), so runs sharing a store
 share the work.
 """
 
-import os
-import sys
-import time
-from collections import Counter
-from contextlib import ExitStack, closing
-from dataclasses import dataclass, field
-
 from solver.errors import YukonError
-from solver.interrupts import StopFlag, exit_status
 from solver.numbering import check_deal_number
 from solver.ranges import DealRange, merge
 from solver.record import DECIDED, LARGEST_INTEGER
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
-from solver.runs.cluster import DASK_QUEUED, dask_session, run_dask
-from solver.runs.pool import run_local
-from solver.runs.progress import Progress
+from solver.runs.cluster import DASK_QUEUED
+from solver.runs.loop import Execution, run_deals
+from solver.runs.report import RunReport
 from solver.runs.solve_deal import failure_record, solve_deal
+from solver.runs.work import Work
 from solver.store import Store
-
-
-@dataclass
-class BatchReport:
-    """What a run did: deals in range, skipped as already stored, to solve, solved by
-    verdict, the signal that stopped it (None for a completed run), and the contradictions
-    met (a new verdict solved where the store said unsolvable, or the reverse)."""
-
-    store: str
-    in_range: int
-    skipped: int
-    to_solve: int
-    counts: Counter = field(default_factory=Counter)
-    interrupted_by: int | None = None
-    seconds: float = 0.0
-    contradictions: list[str] = field(default_factory=list)
-
-    @property
-    def done(self) -> int:
-        return sum(self.counts.values())
-
-    @property
-    def interrupted(self) -> bool:
-        return self.interrupted_by is not None
-
-    @property
-    def exit_status(self) -> int:
-        """0 for a completed run; 128 + the signal (130 for Ctrl-C) for a stopped one."""
-        return exit_status(self.interrupted_by) if self.interrupted else 0
 
 
 def as_deal_range(deals) -> DealRange:
@@ -71,14 +34,6 @@ def as_deal_range(deals) -> DealRange:
         if isinstance(number, bool) or not isinstance(number, int):
             raise YukonError(f"deal number {number!r} is not an integer")
     return DealRange(merge((number, number) for number in numbers))
-
-
-def default_jobs() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def run_batch(
@@ -96,7 +51,7 @@ def run_batch(
     solve_one=solve_deal,
     resume_command: str | None = None,
     stream=None,
-) -> BatchReport:
+) -> RunReport:
     """Solve ``deals`` (a DealRange or integers) into the store at ``store_path``.
 
     Deals the store already decided are skipped; unknown ones too unless ``retry_unknown``.
@@ -108,64 +63,38 @@ def run_batch(
     (``claims``). On Ctrl-C or SIGTERM the run stops, saying how to resume, and the
     report's ``exit_status`` is 128 + the signal number.
     """
-    stream = sys.stderr if stream is None else stream
     limits = Limits() if limits is None else limits
     deals = as_deal_range(deals)
     check_arguments(deals, rules, numbering, limits, jobs, chunk_size)
-    jobs = min(jobs or default_jobs(), default_jobs())
+    execution = Execution(jobs, dask, chunk_size, progress, stream)
     skip = DECIDED if retry_unknown else (*DECIDED, UNKNOWN)
-    started = time.monotonic()
-    with ExitStack() as stack:
-        client, cluster = stack.enter_context(dask_session(dask, jobs)) if dask else (None, None)
-        store = stack.enter_context(Store.open_for_run(store_path, rules, numbering))
-        to_solve = store.count_pending(deals, skip)
-        jobs = max(1, min(jobs, to_solve))
-        report = BatchReport(str(store_path), deals.count, deals.count - to_solve, to_solve)
-        label = f"{rules.label()} ({numbering})"
-        if progress:
-            where = f"Dask {dask}" if dask else f"{jobs} worker{'s' if jobs != 1 else ''}"
-            print(
-                f"{label}: {deals.count} deals in range, {report.skipped} already in {store_path}, "
-                f"solving {to_solve} with {where}",
-                file=stream,
-                flush=True,
-            )
-        if to_solve == 0:
-            return report
-        bar = stack.enter_context(closing(Progress(to_solve, label, progress, stream)))
+    work = Work(rules, numbering, limits, solve_one, failure_record)
+    with execution.opened(store_path, rules, numbering) as store:
+        return solve_pending(store, store_path, deals, skip, work, execution, resume_command)
 
-        def on_record(record):
-            contradiction = store.write(record)
-            if contradiction is not None:
-                report.contradictions.append(contradiction)
-                bar.message(f"CONTRADICTION (stored verdict kept): {contradiction}")
-            report.counts[record.status] += 1
-            bar.update(record)
 
-        def make_failure(deal, reason):
-            return failure_record(deal, rules, numbering, limits, reason)
+def solve_pending(
+    store: Store, store_path, deals: DealRange, skip, work: Work, execution: Execution, resume_command=None
+) -> RunReport:
+    """Solve into ``store`` the deals of ``deals`` whose stored status is not in ``skip``,
+    each claimed first (``claims``)."""
+    to_solve = store.count_pending(deals, skip)
+    report = RunReport(str(store_path), deals.count, deals.count - to_solve, to_solve)
+    execution.say(
+        f"{work.rules.label()} ({work.numbering}): {deals.count} deals in range, {report.skipped} already "
+        f"in {store_path}, solving {to_solve} with {execution.where(to_solve)}"
+    )
 
-        arguments = (rules, numbering, limits, solve_one)
-        claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
-        try:
-            with StopFlag() as stop, ClaimKeeper(claimed):
-                if dask is not None:
-                    completed = run_dask(
-                        client, cluster, chunk_size, claimed, arguments, on_record, stop, make_failure
-                    )
-                else:
-                    completed = run_local(claimed, jobs, arguments, on_record, stop, make_failure)
-                report.interrupted_by = None if completed else stop.signal
-        finally:
-            report.seconds = time.monotonic() - started
-    if report.interrupted:
-        again = f": {resume_command}" if resume_command else ""
-        print(
-            f"stopped: {report.done} new results saved in {store_path}, "
-            f"{to_solve - report.done} deals left; run the same command again to resume{again}",
-            file=stream,
-            flush=True,
-        )
+    def store_record(record):
+        contradiction = store.write(record)
+        if contradiction is None:
+            return record.status, None
+        report.contradictions.append(contradiction)
+        return record.status, f"CONTRADICTION (stored verdict kept): {contradiction}"
+
+    claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
+    with ClaimKeeper(claimed):
+        run_deals(claimed, work, store_record, report, execution, resume_command=resume_command)
     return report
 
 

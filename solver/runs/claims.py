@@ -14,7 +14,7 @@ from collections import deque
 from contextlib import suppress
 
 from solver.errors import YukonError
-from solver.store import BUSY, CLAIM_SECONDS, CLAIMED
+from solver.store.claims import BUSY, CLAIM_SECONDS, CLAIMED
 
 # What ``ClaimedDeals`` yields when every deal left is claimed by another run: ask again later.
 WAIT = None

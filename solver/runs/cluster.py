@@ -3,7 +3,8 @@
 Workers must import this solver at this version (checked before any task is sent). Each
 deal's record comes back as soon as it is solved, so Ctrl-C or a lost worker loses no
 finished result, and a few deals still spread over every worker. A deal whose task fails
-(Dask gives up after losing workers on it) is stored as an unknown record naming the failure.
+(Dask gives up after losing workers on it) gets the work's failed answer naming the failure
+(solving: an unknown record).
 """
 
 import logging
@@ -15,7 +16,7 @@ from contextlib import contextmanager, suppress
 import solver
 from solver.errors import YukonError, error_line
 from solver.interrupts import POLL_SECONDS
-from solver.runs.solve_deal import exception_reason, solve_task
+from solver.runs.work import Work, exception_reason, run_task
 
 # Deals in flight per Dask worker thread (each deal is its own task).
 DASK_QUEUED = 2
@@ -76,12 +77,12 @@ def check_dask_workers(client, address: str) -> None:
         )
 
 
-def run_dask(client, cluster, queued, deals, arguments, on_record, stop, make_failure) -> bool:
-    """Send ``deals`` (an iterator that may yield None for "none yet, ask again") to a Dask
-    cluster, one task per deal and ``queued`` deals per worker thread at most in flight,
-    handing each record to ``on_record`` as soon as its deal is done; False if ``stop`` was
-    requested before the end. A deal whose task fails (a worker lost on it again and again)
-    gets ``make_failure(deal, reason)``."""
+def run_dask(client, cluster, queued, deals, work: Work, on_answer, stop) -> bool:
+    """Run ``work`` on ``deals`` (an iterator that may yield None for "none yet, ask again")
+    on a Dask cluster, one task per deal and ``queued`` deals per worker thread at most in
+    flight, handing each answer to ``on_answer`` as soon as its deal is done; False if
+    ``stop`` was requested before the end. A deal whose task fails (a worker lost on it
+    again and again) gets ``work.failure``."""
     distributed = import_distributed()
     pending: dict = {}
     completed = distributed.as_completed()
@@ -96,7 +97,7 @@ def run_dask(client, cluster, queued, deals, arguments, on_record, stop, make_fa
                 source_left = False
             if deal is END or deal is None:
                 return
-            future = client.submit(solve_task, deal, *arguments, pure=False)
+            future = client.submit(run_task, deal, work, pure=False)
             pending[future] = deal
             completed.add(future)
 
@@ -110,10 +111,10 @@ def run_dask(client, cluster, queued, deals, arguments, on_record, stop, make_fa
         for future in completed.next_batch(block=False) if pending else ():
             deal = pending.pop(future)
             try:
-                record = future.result()
+                answer = future.result()
             except Exception as error:  # the task failed as a whole
-                record = make_failure(deal, f"dask task failed: {exception_reason(error)}")
-            on_record(record)
+                answer = work.failure(deal, f"dask task failed: {exception_reason(error)}")
+            on_answer(answer)
         submit_more()
         time.sleep(POLL_SECONDS / 2)
     return True

@@ -1,4 +1,5 @@
-"""Playing and rating deal ranges into a results store, on the local worker pool.
+"""Playing and rating deal ranges into a results store, through the run skeleton
+(``loop``) that solving uses: local workers or a Dask cluster, progress, Ctrl-C.
 
 ``run_plays`` (``yukon play``): a policy plays every deal of a range ``runs`` times, run r
 with the seed ``difficulty.run_seeds(seed, runs)[r]`` (so greedy's games are the games its
@@ -13,86 +14,38 @@ lack a game of the series, and replays replace identical rows, never add to them
 stored deal (one rating per transaction), beside its verdict; a deal whose verdict has
 changed since its rating is rated again.
 
-Workers run ``play_games`` and ``count_failures``, which never raise: a fault becomes an
-error for that deal, reported and not stored, so the deal is retried by the next run.
+What the workers run is in ``player_work``: a fault on a deal is reported and not stored,
+so the deal is retried by the next run.
 """
 
-import json
-import sys
-import time
-from dataclasses import dataclass, field
-
-import solver
 from solver.errors import YukonError
-from solver.interrupts import StopFlag, exit_status
-from solver.notation import final_position
-from solver.numbering import check_deal_number, deal_board
-from solver.player.difficulty import greedy_failures, rating_of, run_seeds
-from solver.player.play import PlayRecord, play_deal
+from solver.numbering import check_deal_number
+from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
-from solver.record import now_text
-from solver.reference import is_won
+from solver.record import STATUSES
 from solver.result import Limits
 from solver.rules import Rules
-from solver.runs.batch import as_deal_range, default_jobs, run_batch
-from solver.runs.pool import run_local
-from solver.runs.solve_deal import exception_reason
-from solver.store import Store
+from solver.runs.batch import as_deal_range, check_arguments, solve_pending
+from solver.runs.cluster import DASK_QUEUED
+from solver.runs.loop import FAILED, Execution, run_deals
+from solver.runs.player_work import (
+    DealWork,
+    PlaySeries,
+    RatingSeries,
+    check_line,
+    count_failures,
+    failed_deal,
+    play_games,
+    play_row,
+    rating_row,
+)
+from solver.runs.report import RunReport
+from solver.runs.solve_deal import failure_record, solve_deal
+from solver.runs.work import Work
 
-# Without a terminal as well: a progress line every this many deals.
-PROGRESS_EVERY = 100
-
-
-@dataclass(frozen=True)
-class PlaySeries:
-    """What ``yukon play`` plays: ``policy`` with its full ``settings``, ``runs`` games a
-    deal with seeds drawn from ``seed``."""
-
-    policy: str
-    settings: tuple[tuple[str, int], ...]
-    runs: int
-    seed: int
-
-    @property
-    def settings_text(self) -> str:
-        """The settings as the store keys them: sorted JSON."""
-        return json.dumps(dict(self.settings), sort_keys=True)
-
-
-@dataclass(frozen=True)
-class RatingSeries:
-    """What ``yukon rate`` counts: the greedy player's failures in ``runs`` games from ``seed``."""
-
-    runs: int
-    seed: int
-
-
-@dataclass(frozen=True)
-class DealWork:
-    """A worker's answer for one deal: its games or its failure count, or the error."""
-
-    deal: int
-    games: tuple[PlayRecord, ...] = ()
-    failures: int | None = None
-    error: str | None = None
-
-
-@dataclass
-class RunReport:
-    """Deals to do, done, failed (``errors``: one line each) and the stopping signal."""
-
-    to_do: int
-    done: int = 0
-    errors: list[str] = field(default_factory=list)
-    interrupted_by: int | None = None
-    seconds: float = 0.0
-
-    @property
-    def exit_status(self) -> int:
-        """0 for a completed run, 1 when some deal failed, 128 + the signal when stopped."""
-        if self.interrupted_by is not None:
-            return exit_status(self.interrupted_by)
-        return 1 if self.errors else 0
+PLAYED, RATED = "played", "rated"
+# A rating run solves only the deals the store holds no verdict of.
+STORED = STATUSES
 
 
 def play_series(policy: str, settings: dict, runs: int, seed: int) -> PlaySeries:
@@ -114,34 +67,6 @@ def check_seed(seed: int) -> None:
         raise YukonError(f"--seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
 
 
-# ---- what workers run ------------------------------------------------------------------------
-
-
-def play_games(deal: int, rules: Rules, numbering: str, series: PlaySeries) -> DealWork:
-    """The series' games of one deal (a fault becomes the deal's error)."""
-    try:
-        settings = dict(series.settings)
-        games = tuple(
-            play_deal(deal, rules, series.policy, game_seed, numbering, **settings)
-            for game_seed in run_seeds(series.seed, series.runs)
-        )
-    except Exception as error:  # a fault on one deal is reported, not fatal
-        return DealWork(deal, error=exception_reason(error))
-    return DealWork(deal, games=games)
-
-
-def count_failures(deal: int, rules: Rules, numbering: str, series: RatingSeries) -> DealWork:
-    """The greedy player's failures on one deal (a fault becomes the deal's error)."""
-    try:
-        board = deal_board(rules.variant, deal, numbering)
-        return DealWork(deal, failures=greedy_failures(board, rules, series.runs, series.seed))
-    except Exception as error:  # a fault on one deal is reported, not fatal
-        return DealWork(deal, error=exception_reason(error))
-
-
-# ---- the runs ----------------------------------------------------------------------------------
-
-
 def run_plays(
     deals,
     rules: Rules,
@@ -152,30 +77,34 @@ def run_plays(
     progress=True,
     stream=None,
     *,
+    dask: str | None = None,
+    chunk_size: int = DASK_QUEUED,
     play_one=play_games,
 ) -> RunReport:
-    """Play ``series`` on every deal of ``deals`` that lacks one of its games in the store.
-    ``play_one`` (module-level: it is sent to the workers) is ``play_games`` but in tests."""
-    stream = sys.stderr if stream is None else stream
-    deals, jobs = checked_range(deals, rules, numbering), checked_jobs(jobs)
-    with Store.open_for_run(store_path, rules, numbering) as store:
+    """Play ``series`` on every deal of ``deals`` that lacks one of its games in the store,
+    on ``jobs`` local workers or the Dask cluster ``dask`` (as ``run_batch``). ``play_one``
+    (module-level: it is sent to the workers) is ``play_games`` but in tests."""
+    deals = checked_range(deals, rules, numbering)
+    execution = Execution(checked_jobs(jobs), dask, chunk_size, progress, stream)
+    with execution.opened(store_path, rules, numbering) as store:
         pending = store.pending_plays(deals, series.policy, series.settings_text, series.seed, series.runs)
-        already = f"{deals.count - len(pending)} already played in {store_path}"
-        games = f"{series.runs} {series.policy} games each"
-        label = f"{rules.label()} ({numbering})"
-        say(
-            progress,
-            stream,
-            f"{label}: {deals.count} deals in range, {already}, playing {len(pending)} ({games})",
+        report = RunReport(str(store_path), deals.count, deals.count - len(pending), len(pending))
+        execution.say(
+            f"{rules.label()} ({numbering}): {deals.count} deals in range, {report.skipped} already played "
+            f"in {store_path}, playing {len(pending)} ({series.runs} {series.policy} games each)"
         )
 
-        def store_games(work: DealWork) -> None:
-            rows = [play_row(game, series, run) for run, game in enumerate(work.games)]
+        def store_games(work: DealWork):
+            if work.error is not None:
+                return failed(work, report)
             for game in work.games:
                 check_line(game, rules)
-            store.write_plays(rows)
+            store.write_plays([play_row(game, series, run) for run, game in enumerate(work.games)])
+            return PLAYED, None
 
-        return run_on_pool(pending, jobs, (rules, numbering, series, play_one), store_games, progress, stream)
+        work = Work(rules, numbering, series, play_one, failed_deal)
+        run_deals(iter(pending), work, store_games, report, execution, (PLAYED, FAILED))
+    return report
 
 
 def run_ratings(
@@ -188,119 +117,51 @@ def run_ratings(
     jobs=None,
     progress=True,
     stream=None,
+    *,
+    dask: str | None = None,
+    chunk_size: int = DASK_QUEUED,
 ) -> RunReport:
-    """Solve what the store lacks of ``deals``, then rate every stored deal of them."""
-    stream = sys.stderr if stream is None else stream
-    deals, jobs = checked_range(deals, rules, numbering), checked_jobs(jobs)
+    """Solve what the store lacks of ``deals`` (as ``run_batch``, skipping every stored
+    verdict), then rate every stored deal of them, on ``jobs`` local workers or the Dask
+    cluster ``dask``; a stopped solve is the report."""
+    deals = checked_range(deals, rules, numbering)
     check_count("--runs", series.runs)
     check_seed(series.seed)
-    solving = run_batch(
-        deals, rules, numbering, store_path, limits, jobs=jobs, progress=progress, stream=stream
-    )
-    if solving.interrupted:
-        return RunReport(to_do=deals.count, interrupted_by=solving.interrupted_by)
-    with Store.open_for_run(store_path, rules, numbering) as store:
+    check_arguments(deals, rules, numbering, limits, checked_jobs(jobs), chunk_size)
+    execution = Execution(jobs, dask, chunk_size, progress, stream)
+    with execution.opened(store_path, rules, numbering) as store:
+        solving = Work(rules, numbering, limits, solve_deal, failure_record)
+        solved = solve_pending(store, store_path, deals, STORED, solving, execution)
+        if solved.interrupted:
+            return solved
         verdicts = {
             deal: figures for deal, *figures in store.pending_ratings(deals, series.runs, series.seed)
         }
-        say(
-            progress,
-            stream,
-            f"rating {len(verdicts)} deals ({series.runs} greedy games each, seed {series.seed})",
-        )
+        report = RunReport(str(store_path), deals.count, deals.count - len(verdicts), len(verdicts))
+        execution.say(f"rating {len(verdicts)} deals ({series.runs} greedy games each, seed {series.seed})")
 
-        def store_rating(work: DealWork) -> None:
+        def store_rating(work: DealWork):
+            if work.error is not None:
+                return failed(work, report)
             rating = rating_of(work.failures, series.runs, series.seed, rules.variant, *verdicts[work.deal])
-            store.write_rating(rating_row(work.deal, rating))
+            store.write_rating(rating_row(work.deal, rating, rules, numbering))
+            return RATED, None
 
-        arguments = (rules, numbering, series, count_failures)
-        return run_on_pool(list(verdicts), jobs, arguments, store_rating, progress, stream)
-
-
-def run_on_pool(pending: list[int], jobs, arguments, store_work, progress: bool, stream) -> RunReport:
-    """Send ``pending`` deals to at most ``jobs`` workers (``arguments``: rules, numbering,
-    series, worker function) and hand each deal's work to ``store_work``; errors are
-    reported, not stored."""
-    report = RunReport(to_do=len(pending))
-    if not pending:
-        return report
-    started = time.monotonic()
-
-    def on_work(work: DealWork) -> None:
-        if work.error is not None:
-            report.errors.append(f"deal {work.deal}: {work.error}")
-            print(f"error on {report.errors[-1]}", file=stream, flush=True)
-        else:
-            store_work(work)
-            report.done += 1
-            if report.done % PROGRESS_EVERY == 0:
-                say(progress, stream, f"{report.done}/{report.to_do} deals done")
-
-    def dead_worker(deal: int, reason: str) -> DealWork:
-        return DealWork(deal, error=reason)
-
-    with StopFlag() as stop:
-        workers = min(jobs, len(pending))
-        completed = run_local(iter(pending), workers, arguments, on_work, stop, dead_worker)
-        report.interrupted_by = None if completed else stop.signal
-    report.seconds = time.monotonic() - started
-    if report.interrupted_by is not None:
-        left = report.to_do - report.done
-        say(
-            True,
-            stream,
-            f"stopped: {report.done} deals saved, {left} left; run the same command again to resume",
-        )
+        work = Work(rules, numbering, series, count_failures, failed_deal)
+        run_deals(iter(verdicts), work, store_rating, report, execution, (RATED, FAILED))
     return report
 
 
-# ---- rows and checks ---------------------------------------------------------------------------
+def failed(work: DealWork, report: RunReport) -> tuple[str, str]:
+    """A deal that failed: listed in the report's errors and shown, not stored."""
+    report.errors.append(f"deal {work.deal}: {work.error}")
+    return FAILED, f"error on {report.errors[-1]}"
 
 
-def play_row(game: PlayRecord, series: PlaySeries, run: int) -> dict:
-    """A game as the store's ``plays`` row (the rule set comes from the store)."""
-    return {
-        "deal": game.deal,
-        "policy": series.policy,
-        "settings": series.settings_text,
-        "seed": series.seed,
-        "run": run,
-        "game_seed": game.seed,
-        "won": int(game.won),
-        "moves": game.moves,
-        "line": game.line,
-        "solver_version": solver.__version__,
-        "finished_at": now_text(),
-    }
-
-
-def rating_row(deal: int, rating) -> dict:
-    """A rating as the store's ``ratings`` row."""
-    return {
-        "deal": deal,
-        "runs": rating.runs,
-        "seed": rating.seed,
-        "failures": rating.failures,
-        "tier": rating.tier,
-        "status": rating.status,
-        "thoughtful_length": rating.thoughtful_length,
-        "solver_nodes": rating.solver_nodes,
-        "solver_version": solver.__version__,
-        "rated_at": now_text(),
-    }
-
-
-def check_line(game: PlayRecord, rules: Rules) -> None:
-    """Replay a game on the reference engine: every move legal, won exactly when it says so."""
-    final = final_position(deal_board(rules.variant, game.deal, game.numbering), game.line.split(), rules)
-    if is_won(final) != game.won:
-        raise RuntimeError(f"deal {game.deal}: the {game.policy} game's line does not replay as recorded")
-
-
-def checked_jobs(jobs: int | None) -> int:
-    """``jobs``, or every usable core when None; YukonError unless positive."""
-    jobs = default_jobs() if jobs is None else jobs
-    check_count("--jobs", jobs)
+def checked_jobs(jobs: int | None) -> int | None:
+    """``jobs`` (None: every usable core); YukonError unless positive."""
+    if jobs is not None:
+        check_count("--jobs", jobs)
     return jobs
 
 
@@ -310,8 +171,3 @@ def checked_range(deals, rules: Rules, numbering: str):
         check_deal_number(rules.variant, deals.first, numbering)
         check_deal_number(rules.variant, deals.last, numbering)
     return deals
-
-
-def say(enabled: bool, stream, text: str) -> None:
-    if enabled:
-        print(text, file=stream, flush=True)

@@ -1,9 +1,9 @@
 """Local worker processes: long-lived, one deal at a time each, replaced when they die.
 
 Each worker gets one deal at a time (at most PIPELINE outstanding), so the deal a worker
-was solving when its process died is known exactly: it becomes an unknown record naming
-the cause, the worker is replaced and the run goes on. Workers ignore Ctrl-C (the parent
-stops the run) and die with the parent.
+was on when its process died is known exactly: it gets the work's failed answer naming the
+cause (solving: an unknown record), the worker is replaced and the run goes on. Workers
+ignore Ctrl-C (the parent stops the run) and die with the parent.
 """
 
 import ctypes
@@ -16,7 +16,7 @@ from multiprocessing.connection import wait
 
 from solver.errors import YukonError
 from solver.interrupts import POLL_SECONDS, sigint_ignored
-from solver.runs.solve_deal import solve_guarded
+from solver.runs.work import Work
 
 # Deals sent to a local worker ahead of the one it is solving.
 PIPELINE = 2
@@ -24,8 +24,8 @@ PIPELINE = 2
 END = object()
 
 
-def worker_main(connection, rules, numbering, limits, solve_one, parent_pid) -> None:
-    """A worker: receive deal numbers, send back records, until told to stop or orphaned."""
+def worker_main(connection, work: Work, parent_pid: int) -> None:
+    """A worker: receive deal numbers, send back their answers, until told to stop or orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     die_with_parent(parent_pid)
     try:
@@ -34,7 +34,7 @@ def worker_main(connection, rules, numbering, limits, solve_one, parent_pid) -> 
             deal = connection.recv()
             if deal is None:
                 return
-            connection.send(("record", solve_guarded(solve_one, deal, rules, numbering, limits)))
+            connection.send(("answer", work.run(deal)))
     except (EOFError, OSError):  # the parent has gone
         return
 
@@ -53,10 +53,10 @@ def die_with_parent(parent_pid: int) -> None:
 class Worker:
     """One worker process and the deals sent to it, oldest first."""
 
-    def __init__(self, context, arguments):
+    def __init__(self, context, work: Work):
         self.connection, child_end = context.Pipe()
         self.process = context.Process(
-            target=worker_main, args=(child_end, *arguments, os.getpid()), daemon=True, name="yukon-worker"
+            target=worker_main, args=(child_end, work, os.getpid()), daemon=True, name="yukon-worker"
         )
         with sigint_ignored():
             self.process.start()
@@ -94,13 +94,12 @@ class Worker:
         self.connection.close()
 
 
-def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> bool:
-    """Solve ``deals`` (an iterator that may yield None for "none yet, ask again") on
-    ``jobs`` worker processes, handing each record to ``on_record``; a deal whose worker
-    died gets ``make_failure(deal, reason)`` instead. False if ``stop`` was requested
-    before the end."""
+def run_local(deals, jobs: int, work: Work, on_answer, stop) -> bool:
+    """Run ``work`` on ``deals`` (an iterator that may yield None for "none yet, ask again")
+    on ``jobs`` worker processes, handing each answer to ``on_answer``; a deal whose worker
+    died gets ``work.failure`` instead. False if ``stop`` was requested before the end."""
     context = multiprocessing.get_context("spawn")
-    workers = [Worker(context, arguments) for _ in range(jobs)]
+    workers = [Worker(context, work) for _ in range(jobs)]
     requeued: deque[int] = deque()
     source_left = True
     finished = False
@@ -140,7 +139,7 @@ def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> boo
                         expected = worker.pending.popleft()
                         if payload.deal != expected:
                             raise RuntimeError(f"worker returned deal {payload.deal}, expected {expected}")
-                        on_record(payload)
+                        on_answer(payload)
                 if not worker.process.is_alive():
                     worker.process.join()
                     code = worker.process.exitcode
@@ -150,14 +149,14 @@ def run_local(deals, jobs: int, arguments, on_record, stop, make_failure) -> boo
                         raise YukonError(f"a worker process died while starting ({describe_exit(code)})")
                     if worker.pending:
                         culprit = worker.pending.popleft()
-                        on_record(
-                            make_failure(
+                        on_answer(
+                            work.failure(
                                 culprit, f"worker process died while solving ({describe_exit(code)})"
                             )
                         )
                         requeued.extendleft(reversed(worker.pending))
                     worker.reap()
-                    workers[index] = Worker(context, arguments)
+                    workers[index] = Worker(context, work)
         return finished
     finally:
         for worker in workers:

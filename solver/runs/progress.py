@@ -1,10 +1,12 @@
-"""Progress of a run: a tqdm bar on a terminal, otherwise a plain line now and then."""
+"""Progress of a run: a tqdm bar on a terminal, otherwise a plain line now and then; both
+count the answers by kind (solving: the verdicts)."""
 
 import time
 from collections import Counter
 
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 
+VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
 # Without a terminal, a progress line every this many deals or seconds.
 LINE_EVERY_DEALS = 1000
 LINE_EVERY_SECONDS = 30.0
@@ -12,11 +14,12 @@ LINE_EVERY_SECONDS = 30.0
 
 class Progress:
     """A tqdm bar on a terminal; otherwise a line every LINE_EVERY_DEALS deals or
-    LINE_EVERY_SECONDS seconds; nothing when disabled."""
+    LINE_EVERY_SECONDS seconds; nothing when disabled. ``kinds`` are the kinds of answer
+    counted, in the order shown."""
 
-    def __init__(self, total: int, label: str, enabled: bool, stream):
+    def __init__(self, total: int, label: str, enabled: bool, stream, kinds=VERDICTS):
         self.total, self.label, self.stream = total, label, stream
-        self.counts = Counter({SOLVED: 0, UNSOLVABLE: 0, UNKNOWN: 0})
+        self.counts = Counter(dict.fromkeys(kinds, 0))
         self.done = 0
         self.started = self.last_line = time.monotonic()
         self.lines_done = 0
@@ -33,10 +36,10 @@ class Progress:
         else:
             self.lines = True
 
-    def update(self, record) -> None:
-        """Count one more record."""
+    def update(self, kind: str) -> None:
+        """Count one more answer, of ``kind``."""
         self.done += 1
-        self.counts[record.status] += 1
+        self.counts[kind] += 1
         if self.bar is not None:
             self.bar.set_postfix(self.counts, refresh=False)
             self.bar.update(1)
@@ -81,7 +84,7 @@ def is_terminal(stream) -> bool:
 
 
 def counts_text(counts) -> str:
-    return ", ".join(f"{counts[status]} {status}" for status in (SOLVED, UNSOLVABLE, UNKNOWN))
+    return ", ".join(f"{count} {kind}" for kind, count in counts.items())
 
 
 def format_duration(seconds: float) -> str:

@@ -8,9 +8,7 @@ from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.stats import length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
-
-# The difficulty tiers (solver.player.difficulty), easiest first.
-TIER_NAMES = ("easy", "normal", "hard")
+from solver.store.player_rows import TIER_NAMES
 
 
 def summarize(store_path) -> dict:

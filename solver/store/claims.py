@@ -1,0 +1,65 @@
+"""The ``claims`` table: a run claims each deal before solving it, so that concurrent runs
+on one store share the work; a claim lasts CLAIM_SECONDS unless renewed, so a killed run's
+claims soon lapse. The table is added when a store is opened for a run (older releases
+ignore it); writing a deal's result drops its claim (``results``)."""
+
+import time
+
+from solver.record import encode_deal
+from solver.store.connection import translated
+from solver.store.tables import RULE_KEY, Tables
+
+CLAIMS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS claims (
+    variant TEXT NOT NULL,
+    foundation_return INTEGER NOT NULL,
+    numbering TEXT NOT NULL,
+    deal NOT NULL,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL,
+    PRIMARY KEY (variant, foundation_return, numbering, deal)
+)
+"""
+CLAIM_SECONDS = 10.0
+CLAIMED, DONE, BUSY = "claimed", "done", "busy"
+
+
+class ClaimsTable(Tables):
+    """The ``claims`` methods of ``Store``."""
+
+    def claim(self, deal: int, owner: str, skip_statuses) -> str:
+        """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
+        when its stored status is in ``skip_statuses``; ``BUSY`` while another run's claim
+        on it has not expired."""
+        key = (*self.key, encode_deal(deal))
+        now = time.time()
+        with self.transaction():
+            row = self.connection.execute(
+                f"SELECT status FROM results WHERE {RULE_KEY} AND deal = ?", key
+            ).fetchone()
+            holder = self.connection.execute(
+                f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ?", (*key, now)
+            ).fetchone()
+            if row is not None and row[0] in skip_statuses:
+                return DONE
+            if holder is not None and holder[0] != owner:
+                return BUSY
+            self.connection.execute(
+                "INSERT OR REPLACE INTO claims "
+                "(variant, foundation_return, numbering, deal, owner, expires) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*key, owner, now + CLAIM_SECONDS),
+            )
+            return CLAIMED
+
+    def renew_claims(self, owner: str) -> None:
+        """Extend every claim of run ``owner`` by CLAIM_SECONDS from now."""
+        with translated(self.path, "cannot write to"):
+            self.connection.execute(
+                "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + CLAIM_SECONDS, owner)
+            )
+
+    def release_claims(self, owner: str) -> None:
+        """Drop every claim of run ``owner`` (a run that ends, or stops)."""
+        with translated(self.path, "cannot write to"):
+            self.connection.execute("DELETE FROM claims WHERE owner = ?", (owner,))

@@ -1,0 +1,173 @@
+"""A results store's schema: its tables, made, migrated and checked when a store is opened.
+
+Table ``meta`` names the format, the schema version and the rule set and numbering the store
+was made for. The columns of ``results`` are the fields of ``solver.record.Record``, those
+of ``plays`` and ``ratings`` (schema 2) the fields of ``player_rows.Play`` and ``Rating``,
+their SQL types read from the fields' types; the ``deal`` column has no type affinity, so
+that a large deal number can be text. A version 1 store (release 0.1.0) opened for a run is
+migrated in one transaction (the player's tables are added, the meta key ``schema``
+becomes 2, no row changes); read-only opening leaves it as it is.
+"""
+
+import sqlite3
+import typing
+from dataclasses import fields
+from pathlib import Path
+
+import solver
+from solver.errors import YukonError, first_line
+from solver.record import FIELDS, STATUSES, Record, now_text
+from solver.rules import Rules
+from solver.store.connection import translated
+from solver.store.player_rows import TIER_NAMES, Play, Rating
+from solver.store.tables import RULE_SET_COLUMNS
+
+FORMAT = "yukon-solver results"
+SCHEMA_VERSION = "2"
+# Versions this release opens: 1 (release 0.1.0, no player tables) is migrated on open for a run.
+READABLE_SCHEMAS = ("1", SCHEMA_VERSION)
+SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
+# What SQLite's typeof() may say of a value of each column type; a large deal as text.
+ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
+DEAL_TEXT = "[0-9]" * 21
+# The values a column may hold, per table.
+RESULT_CHOICES = {"status": STATUSES}
+RATING_CHOICES = {"tier": TIER_NAMES}
+
+
+def column_definition(item, choices: dict[str, tuple[str, ...]]) -> str:
+    """The SQL definition of the column of a row dataclass's field."""
+    if item.name == "deal":
+        return "deal NOT NULL"  # no type affinity: a large deal number is text
+    kinds = typing.get_args(item.type) or (item.type,)
+    (kind,) = [one for one in kinds if one is not type(None)]
+    definition = f"{item.name} {SQL_TYPES[kind]}" + ("" if type(None) in kinds else " NOT NULL")
+    if item.name in choices:
+        quoted = ", ".join(f"'{value}'" for value in choices[item.name])
+        definition += f" CHECK ({item.name} IN ({quoted}))"
+    return definition
+
+
+def table_definition(table: str, kind, key: tuple[str, ...], choices=None) -> str:
+    """``CREATE TABLE`` for the rows of dataclass ``kind``, keyed by the rule set and ``key``."""
+    columns = ",\n    ".join(column_definition(item, choices or {}) for item in fields(kind))
+    primary = ", ".join((*RULE_SET_COLUMNS, *key))
+    return f"CREATE TABLE {table} (\n    {columns},\n    PRIMARY KEY ({primary})\n);\n"
+
+
+SCHEMA = f"""
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+{table_definition("results", Record, ("deal",), RESULT_CHOICES)}\
+CREATE INDEX results_by_status ON results (variant, foundation_return, numbering, status, deal);
+"""
+PLAYER_SCHEMA = (
+    "\n"
+    + table_definition("plays", Play, ("deal", "policy", "settings", "seed", "run"))
+    + table_definition("ratings", Rating, ("deal", "runs", "seed"), RATING_CHOICES)
+)
+
+
+def read_meta(connection: sqlite3.Connection, path: Path, allow_empty: bool) -> dict | None:
+    """The store's meta table; None for an empty database when allowed."""
+    with translated(path, "cannot read"):
+        tables = {
+            name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if not tables and allow_empty:
+            return None
+        if not {"meta", "results"} <= tables:
+            raise YukonError(f"{path} is an SQLite database but not a yukon-solver results store")
+        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("format") != FORMAT:
+        raise YukonError(f"{path} is an SQLite database but not a yukon-solver results store")
+    if meta.get("schema") not in READABLE_SCHEMAS:
+        raise YukonError(
+            f"results store {path} has schema version {meta.get('schema')}; "
+            f"this solver reads versions {', '.join(READABLE_SCHEMAS)}"
+        )
+    missing = [key for key in ("variant", "foundation_return", "numbering") if key not in meta]
+    if missing:
+        raise YukonError(f"results store {path} is damaged: its meta table lacks {', '.join(missing)}")
+    try:
+        meta_rules(meta)
+    except YukonError:
+        raise YukonError(f"results store {path} is damaged: unknown variant {meta['variant']!r}") from None
+    return meta
+
+
+def meta_rules(meta: dict) -> Rules:
+    return Rules(meta["variant"], meta["foundation_return"] == "1")
+
+
+def check_meta_matches(meta: dict, rules: Rules, numbering: str, path: Path) -> None:
+    stored = (meta_rules(meta), meta["numbering"])
+    if stored != (rules, numbering):
+        raise YukonError(
+            f"results store {path} was made for {stored[0].describe()}, {stored[1]} numbering, "
+            f"not {rules.describe()}, {numbering} numbering; "
+            "use the options it was made with or another --out file"
+        )
+
+
+def quick_check(connection: sqlite3.Connection, path: Path) -> None:
+    with translated(path, "cannot read"):
+        verdict = connection.execute("PRAGMA quick_check(1)").fetchone()[0]
+    if verdict != "ok":
+        raise YukonError(f"results store {path} is corrupt: {first_line(verdict)}")
+
+
+def check_values(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a hand-edited store whose values do not fit their columns (a text deal
+    number, a blob solution), naming the first such row and column."""
+    for item in FIELDS:
+        definition = column_definition(item, RESULT_CHOICES)
+        if item.name == "deal":
+            condition = (
+                f"NOT (typeof(deal) = 'integer' OR (typeof(deal) = 'text' AND deal GLOB '{DEAL_TEXT}'))"
+            )
+        else:
+            kinds = ALLOWED_TYPES[definition.split()[1]] + (() if "NOT NULL" in definition else ("null",))
+            condition = f"typeof({item.name}) NOT IN ({', '.join(repr(kind) for kind in kinds)})"
+        with translated(path, "cannot read"):
+            row = connection.execute(
+                f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {condition} LIMIT 1"
+            ).fetchone()
+        if row is not None:
+            raise YukonError(
+                f"results store {path} is damaged: the row of deal {row[0][:40]} holds "
+                f"a {row[1]} value in column {item.name}"
+            )
+
+
+def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
+    """Make the tables of a new store inside the caller's transaction; its meta."""
+    run_script(connection, SCHEMA + PLAYER_SCHEMA)
+    meta = {
+        "format": FORMAT,
+        "schema": SCHEMA_VERSION,
+        "variant": rules.variant,
+        "foundation_return": "1" if rules.foundation_return else "0",
+        "numbering": numbering,
+        "created_at": now_text(),
+        "created_by": f"yukon-solver {solver.__version__}",
+    }
+    connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+    return meta
+
+
+def migrate(connection: sqlite3.Connection, meta: dict) -> dict:
+    """Bring a schema 1 store to schema 2 inside the caller's transaction: add the player's
+    tables and set the version; no existing row changes."""
+    run_script(connection, PLAYER_SCHEMA)
+    connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+    return meta | {"schema": SCHEMA_VERSION}
+
+
+def run_script(connection: sqlite3.Connection, script: str) -> None:
+    """Execute ``;``-separated statements inside the caller's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            connection.execute(statement)
