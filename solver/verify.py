@@ -30,6 +30,9 @@ FIELD_TYPES = {
     "status": str,
     "solution": str,
 }
+# The longest line read (a record holds a line of moves; the deepest search paths give some
+# 2 MB): a longer one ends the check.
+MAX_LINE_CHARS = 16 << 20
 ALLOWED_VALUES = {"variant": VARIANTS, "numbering": NUMBERINGS, "status": STATUSES}
 
 
@@ -39,8 +42,10 @@ def verify_records(lines, source: str, progress=None) -> dict:
     ``lines`` are bytes or text; ``progress(lines_read)`` is called after every line."""
     report = {"good": 0, "illegal": 0, "unverifiable": 0, "unreadable": 0, "problems": []}
     report["first_unreadable"] = None
-    for line_number, line in enumerate(lines, start=1):
+    for line_number, line in enumerate(capped_lines(lines), start=1):
         where = f"{source} line {line_number}"
+        if len(line) > MAX_LINE_CHARS:
+            raise YukonError(f"{where} is longer than {MAX_LINE_CHARS >> 20} MiB: not a results file")
         try:
             record = read_record(decoded_text(line, where) if isinstance(line, bytes) else line, where)
         except YukonError as error:
@@ -57,6 +62,15 @@ def verify_records(lines, source: str, progress=None) -> dict:
         if progress is not None:
             progress(line_number)
     return report
+
+
+def capped_lines(lines):
+    """The lines of a file (read at most MAX_LINE_CHARS + 1 at a time, so a line longer than
+    that, or an endless input such as a device, shows as a line that long) or of a list."""
+    if not hasattr(lines, "readline"):
+        return lines
+    end = lines.read(0)  # b"" or "": what readline returns at the end of the file
+    return iter(lambda: lines.readline(MAX_LINE_CHARS + 1), end)
 
 
 def read_record(line: str, where: str) -> dict | None:
