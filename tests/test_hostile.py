@@ -579,3 +579,15 @@ def test_a_results_line_under_the_cap_is_read_whole(tmp_path):
     path.write_text(json.dumps({"padding": "x" * (MAX_LINE_CHARS - 100)}) + "\n" + "{}\n")
     result = run("verify", str(path))
     assert result.exit_code == 2 and "line 1: missing field" in result.stderr
+
+
+def test_verify_fails_an_unsolvable_record_whose_line_wins_before_a_junk_token(tmp_path, yukon_store):
+    solved = next(row for row in stored_rows(yukon_store) if row["status"] == "solved")
+    path = tmp_path / "r.jsonl"
+    lines = [
+        solved | {"status": "unsolvable", "solution": solved["solution"] + junk} for junk in (" x", " 1>2")
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run("verify", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.count("claims unsolvable, but its line wins") == 2
