@@ -3,6 +3,7 @@
 Every refusal is one ``error:`` line and exit 2 (``assert_bad_input``), never a traceback.
 """
 
+import errno
 import io
 import json
 import os
@@ -18,6 +19,7 @@ from test_cli import assert_bad_input, run
 
 from solver.board import MAX_BOARD_BYTES
 from solver.catalogue.files import checksum, read_catalogue, save_catalogue, shipped_directory
+from solver.cli import main
 from solver.cli import results as results_commands
 from solver.cli.solving import parse_memory
 from solver.errors import MESSAGE_CHARS, YukonError
@@ -591,3 +593,28 @@ def test_verify_fails_an_unsolvable_record_whose_line_wins_before_a_junk_token(t
     result = run("verify", str(path))
     assert result.exit_code == 1
     assert result.stderr.count("claims unsolvable, but its line wins") == 2
+
+
+class FullDiskOutput(io.TextIOBase):
+    """An output on a full disk."""
+
+    def write(self, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_stdout_and_stderr_both_on_a_full_disk_exit_2(monkeypatch):
+    monkeypatch.setattr(sys, "stdout", FullDiskOutput())
+    monkeypatch.setattr(sys, "stderr", FullDiskOutput())
+    with pytest.raises(SystemExit) as leaving:
+        main(["deal", "12"])
+    assert leaving.value.code == 2
+
+
+def close_outputs():
+    os.close(1)
+    os.close(2)
+
+
+@pytest.mark.parametrize("arguments", [["deal", "12"], ["deal", "twelve"]])
+def test_stdout_and_stderr_both_closed_exit_2(arguments):
+    assert subprocess.run([YUKON_CLI, *arguments], preexec_fn=close_outputs).returncode == 2
