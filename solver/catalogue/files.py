@@ -8,11 +8,13 @@ A directory holds one JSON file per variant and tier (``yukon-easy.json``) and
 import hashlib
 import json
 import os
+import signal
 import stat
 from pathlib import Path
 
 import solver
 from solver.errors import YukonError, clipped
+from solver.interrupts import StopFlag
 from solver.rules import VARIANTS
 
 FORMAT = "yukon-catalogue"
@@ -72,8 +74,15 @@ def read_json(path: Path) -> dict:
     return data
 
 
-def write_json(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+def json_bytes(data: dict) -> bytes:
+    return (json.dumps(data, indent=1) + "\n").encode("utf-8")
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: into a file beside it, then renamed over it."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def read_catalogue(path: Path) -> dict:
@@ -131,8 +140,8 @@ def manifest_or_empty(directory: Path) -> dict:
     return {"format": MANIFEST_FORMAT, "format_version": FORMAT_VERSION, "files": []}
 
 
-def manifest_record(directory: Path, name: str, catalogue: dict) -> dict:
-    """The manifest's line for one catalogue file, as written now."""
+def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
+    """The manifest's line for one catalogue file, as written now (``sha256``: its checksum)."""
     return {
         "file": name,
         "variant": catalogue["variant"],
@@ -140,21 +149,25 @@ def manifest_record(directory: Path, name: str, catalogue: dict) -> dict:
         "count": len(catalogue["entries"]),
         "valid_with_foundation_return": VALID_WITH_FOUNDATION_RETURN,
         "solver_version": solver.__version__,
-        "sha256": checksum(directory / name),
+        "sha256": sha256,
     }
 
 
 def save_catalogue(directory: Path, catalogue: dict) -> Path:
-    """Write a catalogue file and refresh its line (count, checksum) in the manifest."""
+    """Write a catalogue file and refresh its line (count, checksum) in the manifest, each
+    file whole; a Ctrl-C meanwhile waits until both are written."""
     directory.mkdir(parents=True, exist_ok=True)
     name = catalogue_name(catalogue["variant"], catalogue["tier"])
-    write_json(directory / name, catalogue)
+    data = json_bytes(catalogue)
     manifest = manifest_or_empty(directory)
     others = [record for record in manifest["files"] if record.get("file") != name]
-    manifest["files"] = sorted(
-        [*others, manifest_record(directory, name, catalogue)], key=lambda r: r["file"]
-    )
-    write_json(directory / MANIFEST_NAME, manifest)
+    record = manifest_record(name, catalogue, hashlib.sha256(data).hexdigest())
+    manifest["files"] = sorted([*others, record], key=lambda r: str(r.get("file")))
+    with StopFlag((signal.SIGINT,), second_raises=False) as ctrl_c:  # the two files change together
+        replace_file(directory / name, data)
+        replace_file(directory / MANIFEST_NAME, json_bytes(manifest))
+    if ctrl_c.requested:
+        raise KeyboardInterrupt
     return directory / name
 
 
