@@ -255,3 +255,63 @@ def test_a_full_disk_while_saving_kernels_stops_caching_with_one_warning(cache_f
     warnings = capsys.readouterr().err.splitlines()
     assert len(warnings) == 1 and "No space left on device" in warnings[0]
     assert saved == []
+
+
+# ---- the cache and its lock on macOS and Windows --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "environment", "expected"),
+    [
+        ("linux", {"XDG_CACHE_HOME": "/xdg"}, Path("/xdg")),
+        ("linux", {}, Path("HOME/.cache")),
+        ("darwin", {"XDG_CACHE_HOME": "/xdg"}, Path("HOME/Library/Caches")),
+        ("win32", {"LOCALAPPDATA": "C:/Users/me/AppData/Local"}, Path("C:/Users/me/AppData/Local")),
+        ("win32", {}, Path("HOME/AppData/Local")),
+    ],
+)
+def test_the_cache_goes_to_the_platforms_user_cache_folder(monkeypatch, platform, environment, expected):
+    monkeypatch.setattr(jit.sys, "platform", platform)
+    monkeypatch.setattr(jit.Path, "home", lambda: Path("HOME"))
+    for name in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert jit.preferred_cache_root() == expected / "yukon-solver"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/numba")
+    assert jit.preferred_cache_root() == Path("/numba")
+
+
+def test_without_user_ids_the_fallback_is_named_for_the_user(tmp_path, monkeypatch):
+    monkeypatch.delattr(jit.os, "getuid")
+    monkeypatch.setattr(jit.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(jit.getpass, "getuser", lambda: "me")
+    assert jit.fallback_cache_root() == tmp_path / "yukon-solver-me"
+    assert jit.private_folder(tmp_path / "yukon-solver-me")
+
+
+WINDOWS_LOCK = """
+import errno, sys, types
+sys.modules["fcntl"] = None  # as on Windows: no such module
+calls = []
+def locking(descriptor, mode, size):
+    if not calls:
+        calls.append("timed out")
+        raise OSError(errno.EDEADLOCK, "Resource deadlock avoided")
+    calls.append(mode)
+sys.modules["msvcrt"] = types.SimpleNamespace(LK_LOCK="lock", LK_UNLCK="unlock", locking=locking)
+from solver.engine import jit
+with jit.compile_lock():
+    calls.append("compiling")
+print(" ".join(calls))
+"""
+
+
+def test_without_fcntl_the_compile_lock_is_msvcrts(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-c", WINDOWS_LOCK],
+        env={"NUMBA_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert completed.stdout.split() == ["timed", "out", "lock", "compiling", "unlock"], completed.stderr

@@ -4,13 +4,14 @@ numba's on-disk cache checks only the source file of the kernel it loads, not th
 the kernels it calls, so an edit to ``moves.py`` would leave a stale ``search_chunk``
 behind. Kernels are therefore cached in a folder named after a digest of every engine
 source file, subpackages included: any change there starts a fresh cache. The folder is under
-``$NUMBA_CACHE_DIR`` when that is set, else under ``$XDG_CACHE_HOME`` (``~/.cache``); where
-that cannot be written, under the system's temporary folder, and failing that kernels are
-compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print).
+``$NUMBA_CACHE_DIR`` when that is set, else in the user's cache folder of the platform
+(``$XDG_CACHE_HOME`` or ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on
+Windows); where that cannot be written, under the system's temporary folder, and failing
+that kernels are compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print).
 """
 
 import errno
-import fcntl
+import getpass
 import hashlib
 import json
 import os
@@ -22,6 +23,12 @@ from pathlib import Path
 
 import numba
 from numba.core import types
+
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt locks instead
+    fcntl = None
+    import msvcrt
 
 KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False}
 ENGINE_FOLDER = Path(__file__).parent
@@ -38,16 +45,32 @@ def source_digest(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def user_cache_home() -> Path:
+    """The platform's folder for a user's caches: ``$XDG_CACHE_HOME`` or ``~/.cache``,
+    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows."""
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
 def preferred_cache_root() -> Path:
-    """``$NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/yukon-solver`` (``~/.cache/yukon-solver``)."""
+    """``$NUMBA_CACHE_DIR``, else ``yukon-solver`` in the user's cache folder."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "yukon-solver"
+    return user_cache_home() / "yukon-solver"
+
+
+def user_id() -> int | None:
+    """This user's id (None where there are none: Windows)."""
+    return os.getuid() if hasattr(os, "getuid") else None
 
 
 def fallback_cache_root() -> Path:
     """A per-user folder in the system's temporary folder."""
-    return Path(tempfile.gettempdir()) / f"yukon-solver-{os.getuid()}"
+    user = user_id()
+    return Path(tempfile.gettempdir()) / f"yukon-solver-{getpass.getuser() if user is None else user}"
 
 
 def private_folder(folder: Path) -> bool:
@@ -58,8 +81,10 @@ def private_folder(folder: Path) -> bool:
         status = os.lstat(folder)
     except OSError:
         return False
+    if user_id() is None:  # Windows: the temporary folder is the user's own, no modes to read
+        return stat.S_ISDIR(status.st_mode)
     others_may_write = status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid() and not others_may_write
+    return stat.S_ISDIR(status.st_mode) and status.st_uid == user_id() and not others_may_write
 
 
 def writable_folder(folder: Path) -> bool:
@@ -199,10 +224,35 @@ def compile_lock():
         yield
         return
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
+        lock_file(lock)
+        try:
+            yield
+        finally:
+            unlock_file(lock)
     finally:
-        os.close(lock)  # which releases the lock
+        os.close(lock)
+
+
+def lock_file(descriptor: int) -> None:
+    """Wait for the lock on the open file ``descriptor``: flock, or on Windows msvcrt's lock
+    of its first byte (which gives up after 10 s, so it is asked again)."""
+    if fcntl is not None:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        return
+    while True:
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_LOCK, 1)
+            return
+        except OSError as error:
+            if error.errno != errno.EDEADLOCK:  # not the 10 s timeout
+                raise
+
+
+def unlock_file(descriptor: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+    else:
+        msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
 
 
 def kernel(function):
