@@ -91,7 +91,7 @@ def writable_folder(folder: Path) -> bool:
     """Whether ``folder`` exists or can be made, and a byte can be written in it (a full
     disk makes the file but not the byte)."""
     try:
-        folder.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder) as probe:
             probe.write(b"\0")
             probe.flush()
