@@ -25,6 +25,9 @@ from solver.errors import YukonError, clipped
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
+# The most a board file may hold (a board is under 1 kB; comments allowed): a larger input,
+# or an endless one (a device), is refused after reading this much.
+MAX_BOARD_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,15 @@ def board_from_json(data, rules: Rules) -> Board:
     board = Board(tuple(columns), tuple(face_down_counts), tuple(heights), stock)
     check_board(board, rules)
     return board
+
+
+def board_bytes(stream, where: str) -> bytes:
+    """The bytes of a board file, read from the binary ``stream``: at most MAX_BOARD_BYTES,
+    else a YukonError naming ``where``."""
+    data = stream.read(MAX_BOARD_BYTES + 1)
+    if len(data) > MAX_BOARD_BYTES:
+        raise YukonError(f"{where} holds more than {MAX_BOARD_BYTES >> 20} MiB: not a board")
+    return data
 
 
 def read_board(text: str, rules: Rules) -> Board:

@@ -5,15 +5,24 @@ KeyboardInterrupt at once) and a single search (``StopFlag((SIGINT,), second_rai
 keep_ignored=True)``: Ctrl-C only sets the flag; nothing is installed in a process that
 ignores SIGINT, such as a batch worker). Outside the main thread both are no-ops, since
 Python only lets the main thread install handlers.
+
+A search's flag turns Ctrl-C into an unknown verdict, and a Ctrl-C that comes while a short
+search is about to win is dropped with the flag. Callers that solve again and again (the
+sampling player, ``check --solve``, the catalogue builder) run each solve inside
+``passing_ctrl_c_on``: a flag that caught a signal then hands it, when it is left, to the
+handler it replaced, so that Ctrl-C raises KeyboardInterrupt there and ends the command.
 """
 
 import signal
 import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # How often a waiting loop wakes to read the flag.
 POLL_SECONDS = 0.1
+# Whether a flag left now hands the signal it caught to the handler it replaced.
+PASSING_ON = ContextVar("passing_ctrl_c_on", default=False)
 
 
 def exit_status(signum: int = signal.SIGINT) -> int:
@@ -56,8 +65,22 @@ class StopFlag:
     def __exit__(self, *exc_info):
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
+        caught = self.signal if self.previous and PASSING_ON.get() else None
         self.previous = {}
+        if caught is not None:
+            signal.raise_signal(caught)  # to the handler just put back
         return False
+
+
+@contextmanager
+def passing_ctrl_c_on():
+    """Flags left inside hand the signal they caught to the handler they replaced (see the
+    module's docstring): Ctrl-C during a search then ends the caller too."""
+    token = PASSING_ON.set(True)
+    try:
+        yield
+    finally:
+        PASSING_ON.reset(token)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ import json
 
 from solver.board import parse_board
 from solver.errors import YukonError, clipped, decoded_text
-from solver.notation import final_position
+from solver.notation import final_position, replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
 from solver.record import REPLAY_FIELDS, STATUSES
 from solver.reference import IllegalMove, is_won
@@ -30,6 +30,9 @@ FIELD_TYPES = {
     "status": str,
     "solution": str,
 }
+# The longest line read (a record holds a line of moves; the deepest search paths give some
+# 2 MB): a longer one ends the check.
+MAX_LINE_CHARS = 16 << 20
 ALLOWED_VALUES = {"variant": VARIANTS, "numbering": NUMBERINGS, "status": STATUSES}
 
 
@@ -39,8 +42,10 @@ def verify_records(lines, source: str, progress=None) -> dict:
     ``lines`` are bytes or text; ``progress(lines_read)`` is called after every line."""
     report = {"good": 0, "illegal": 0, "unverifiable": 0, "unreadable": 0, "problems": []}
     report["first_unreadable"] = None
-    for line_number, line in enumerate(lines, start=1):
+    for line_number, line in enumerate(capped_lines(lines), start=1):
         where = f"{source} line {line_number}"
+        if len(line) > MAX_LINE_CHARS:
+            raise YukonError(f"{where} is longer than {MAX_LINE_CHARS >> 20} MiB: not a results file")
         try:
             record = read_record(decoded_text(line, where) if isinstance(line, bytes) else line, where)
         except YukonError as error:
@@ -57,6 +62,15 @@ def verify_records(lines, source: str, progress=None) -> dict:
         if progress is not None:
             progress(line_number)
     return report
+
+
+def capped_lines(lines):
+    """The lines of a file (read at most MAX_LINE_CHARS + 1 at a time, so a line longer than
+    that, or an endless input such as a device, shows as a line that long) or of a list."""
+    if not hasattr(lines, "readline"):
+        return lines
+    end = lines.read(0)  # b"" or "": what readline returns at the end of the file
+    return iter(lambda: lines.readline(MAX_LINE_CHARS + 1), end)
 
 
 def read_record(line: str, where: str) -> dict | None:
@@ -94,7 +108,7 @@ def field_problem(record: dict) -> str | None:
 
 def check_record(record: dict) -> str | None:
     """Why a record is illegal, or None: a wrong field, a solved line that does not win, an
-    unsolvable record whose line wins."""
+    unsolvable record whose line wins (or reaches a win before it goes on or breaks)."""
     problem = field_problem(record)
     if problem is not None or record["status"] not in (SOLVED, UNSOLVABLE):
         return problem
@@ -103,13 +117,26 @@ def check_record(record: dict) -> str | None:
     try:
         rules = Rules(record["variant"], record["foundation_return"])
         board = parse_board(record["board"], rules)
-        if record["deal"] is not None and board != deal_board(
-            rules.variant, record["deal"], record["numbering"]
-        ):
-            return f"board is not {record['numbering']} deal {record['deal']}"
-        final = final_position(board, record["solution"].split(), rules)
-    except (IllegalMove, YukonError) as error:
+        dealt = (
+            None if record["deal"] is None else deal_board(rules.variant, record["deal"], record["numbering"])
+        )
+    except YukonError as error:
         return str(error) if record["status"] == SOLVED else None
+    if dealt is not None and board != dealt:
+        return f"board is not {record['numbering']} deal {record['deal']}"
+    tokens = record["solution"].split()
     if record["status"] == UNSOLVABLE:
-        return "claims unsolvable, but its line wins" if is_won(final) else None
+        return "claims unsolvable, but its line wins" if wins_on_the_way(board, tokens, rules) else None
+    try:
+        final = final_position(board, tokens, rules)
+    except (IllegalMove, YukonError) as error:
+        return str(error)
     return None if is_won(final) else "the line is legal but does not win"
+
+
+def wins_on_the_way(board, tokens: list[str], rules: Rules) -> bool:
+    """Whether the line reaches a won position, whatever follows it (more moves, junk)."""
+    try:
+        return any(is_won(after) for _token, _move, after in replay_tokens(board, tokens, rules))
+    except (IllegalMove, YukonError):
+        return False

@@ -5,6 +5,8 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.catalogue.files import load_checked, shipped_directory
 from solver.catalogue.schedule import EPOCH, affine_map, daily_entry, fnv1a32, pick
@@ -89,3 +91,36 @@ def test_the_readme_test_vectors_hold_on_the_shipped_catalogues():
     for day, variant, tier, index, deal in vectors:
         entry, chosen = daily_entry(load_checked(shipped_directory(), variant, tier), date.fromisoformat(day))
         assert (chosen.index, entry["deal"]) == (index, deal), (day, variant, tier)
+
+
+def stepwise_pick(sinces: list[date], day: date) -> tuple[int, int, int]:
+    """The README's algorithm one cycle at a time (the oracle): (pool size, cycle, day)."""
+    start, cycle = max(EPOCH, min(sinces)), 0
+    while True:
+        size = sum(since <= start for since in sinces)
+        if (day - start).days < size:
+            return size, cycle, (day - start).days
+        start, cycle = start + timedelta(days=size), cycle + 1
+
+
+@given(
+    joins=st.lists(st.integers(-5, 60), min_size=1, max_size=8),
+    offset=st.integers(0, 200),
+)
+@settings(max_examples=200, deadline=None)
+def test_skipping_cycles_picks_what_going_cycle_by_cycle_picks(joins, offset):
+    sinces = [EPOCH + timedelta(days=join) for join in joins]
+    day = max(EPOCH, min(sinces)) + timedelta(days=offset)
+    chosen = pick(sinces, "yukon", "easy", day)
+    assert (chosen.pool_size, chosen.cycle, chosen.day) == stepwise_pick(sinces, day)
+    assert sinces[chosen.index] <= day
+
+
+def test_entries_joining_in_the_far_future_are_reached_at_once():
+    join = date(9999, 11, 30)
+    sinces = [EPOCH] + [join] * 999
+    # One-day cycles of the first entry up to the join, then cycles of all 1,000 entries.
+    one_day_cycles = (join - EPOCH).days
+    assert pick(sinces, "yukon", "easy", join - timedelta(days=1)).cycle == one_day_cycles - 1
+    last = pick(sinces, "yukon", "easy", date(9999, 12, 31))
+    assert (last.cycle, last.day, last.pool_size) == (one_day_cycles, 31, 1000)

@@ -1,7 +1,9 @@
 """The first minute: kernels compile once per machine, say so once on stderr, and only for
 commands that search; the cache falls back to a writable place."""
 
+import errno
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -114,3 +116,202 @@ def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp
     assert completed.stderr.count("is not writable") == 1
     assert "Traceback" not in completed.stderr
     assert list(tmp_path.glob("yukon-solver-*/engine-*/**/*.nbi"))
+
+
+# ---- issue 27: a cache another user planted, or a broken one, is never used -----------------------
+
+
+def test_the_fallback_cache_is_made_private(tmp_path):
+    fallback = tmp_path / "shared" / "yukon-solver-1"
+    (tmp_path / "a-file").write_text("")
+    folder, _note = jit.choose_cache_folder([tmp_path / "a-file" / "x", fallback], "digest", [fallback])
+    assert folder == fallback / "engine-digest"
+    assert fallback.stat().st_mode & 0o777 == 0o700
+
+
+def planted_by_another_user(folder, monkeypatch):
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(jit.os, "getuid", lambda: folder.stat().st_uid + 1)
+
+
+def planted_open_to_all(folder, monkeypatch):
+    folder.mkdir()
+    folder.chmod(0o777)
+
+
+def planted_as_a_link(folder, monkeypatch):
+    (folder.parent / "elsewhere").mkdir(mode=0o700)
+    folder.symlink_to(folder.parent / "elsewhere")
+
+
+@pytest.mark.parametrize("plant", [planted_by_another_user, planted_open_to_all, planted_as_a_link])
+def test_a_fallback_cache_folder_someone_else_could_have_planted_is_not_used(tmp_path, monkeypatch, plant):
+    fallback = tmp_path / "yukon-solver-1"
+    plant(fallback, monkeypatch)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    folder, note = jit.choose_cache_folder([blocker / "cache", fallback], "digest", [fallback])
+    assert folder is None
+    assert "compiling without a cache" in note
+    assert not (fallback / "engine-digest").exists()
+
+
+def test_a_planted_fallback_folder_is_refused_when_the_solver_starts(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    planted = tmp_path / f"yukon-solver-{os.getuid()}"
+    planted.mkdir()
+    planted.chmod(0o777)
+    environment = {
+        "NUMBA_CACHE_DIR": str(blocker / "cache"),
+        "TMPDIR": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+    }
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from solver.engine import jit; print(jit.CACHE_FOLDER, jit.KERNEL_FLAGS['cache'])",
+        ],
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.stdout.split() == ["None", "False"], completed.stderr
+    assert list(planted.iterdir()) == []
+
+
+@pytest.fixture
+def cache_folder(tmp_path, monkeypatch):
+    """A cache folder of one engine kernel file, as a complete compilation leaves it."""
+    monkeypatch.setattr(jit, "CACHE_FOLDER", tmp_path)
+    monkeypatch.setattr(jit, "CACHING", jit.CacheWrites())
+    kernels = tmp_path / f"{jit.ENGINE_FOLDER.name}_0123" / "search.search_chunk-1.py311.nbi"
+    kernels.parent.mkdir()
+    kernels.write_bytes(b"index " * 100)
+    jit.mark_cache_complete()
+    return tmp_path
+
+
+def test_an_intact_cache_is_complete(cache_folder):
+    assert jit.cache_is_complete()
+
+
+def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache_folder):
+    [index] = jit.engine_cache_files(cache_folder)
+    index.write_bytes(index.read_bytes()[:10])
+    assert not jit.cache_is_complete()
+    assert not index.exists()
+
+
+@pytest.mark.parametrize("mark", ["", "[]", "{}", '{"engine_0123/x.nbi": [1]}'])
+def test_a_cache_holding_only_its_mark_is_not_complete(cache_folder, mark):
+    for path in jit.engine_cache_files(cache_folder):
+        path.unlink()
+    (cache_folder / jit.COMPLETE_MARK).write_text(mark)
+    assert not jit.cache_is_complete()
+
+
+def test_a_folder_named_like_the_lock_does_not_stop_the_solver(cache_folder):
+    (cache_folder / "compile.lock").mkdir()
+    with jit.compile_lock():
+        entered = True
+    assert entered
+
+
+def no_space(*args):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+class FullDiskFile:
+    """A temporary file on a full disk: it is made, but no byte can be written to it."""
+
+    def __init__(self, dir):
+        self.folder = dir
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        return False
+
+    def write(self, data):
+        no_space()
+
+
+def test_a_cache_folder_on_a_full_disk_is_passed_over(tmp_path, monkeypatch):
+    monkeypatch.setattr(jit.tempfile, "TemporaryFile", FullDiskFile)
+    folder, note = jit.choose_cache_folder([tmp_path / "full"], "digest")
+    assert folder is None and "compiling without a cache" in note
+
+
+def test_a_full_disk_while_saving_kernels_stops_caching_with_one_warning(cache_folder, capsys):
+    saved = []
+    save = jit.CACHING.guarded(no_space)
+    save("signature", "data")
+    save("signature", "data")
+    jit.CACHING.guarded(lambda *args: saved.append(args))("signature", "data")
+    jit.mark_cache_complete()
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 1 and "No space left on device" in warnings[0]
+    assert saved == []
+
+
+# ---- the cache and its lock on macOS and Windows --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "environment", "expected"),
+    [
+        ("linux", {"XDG_CACHE_HOME": "/xdg"}, Path("/xdg")),
+        ("linux", {}, Path("HOME/.cache")),
+        ("darwin", {"XDG_CACHE_HOME": "/xdg"}, Path("HOME/Library/Caches")),
+        ("win32", {"LOCALAPPDATA": "C:/Users/me/AppData/Local"}, Path("C:/Users/me/AppData/Local")),
+        ("win32", {}, Path("HOME/AppData/Local")),
+    ],
+)
+def test_the_cache_goes_to_the_platforms_user_cache_folder(monkeypatch, platform, environment, expected):
+    monkeypatch.setattr(jit.sys, "platform", platform)
+    monkeypatch.setattr(jit.Path, "home", lambda: Path("HOME"))
+    for name in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert jit.preferred_cache_root() == expected / "yukon-solver"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/numba")
+    assert jit.preferred_cache_root() == Path("/numba")
+
+
+def test_without_user_ids_the_fallback_is_named_for_the_user(tmp_path, monkeypatch):
+    monkeypatch.delattr(jit.os, "getuid")
+    monkeypatch.setattr(jit.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(jit.getpass, "getuser", lambda: "me")
+    assert jit.fallback_cache_root() == tmp_path / "yukon-solver-me"
+    assert jit.private_folder(tmp_path / "yukon-solver-me")
+
+
+WINDOWS_LOCK = """
+import errno, sys, types
+sys.modules["fcntl"] = None  # as on Windows: no such module
+calls = []
+def locking(descriptor, mode, size):
+    if not calls:
+        calls.append("timed out")
+        raise OSError(errno.EDEADLOCK, "Resource deadlock avoided")
+    calls.append(mode)
+sys.modules["msvcrt"] = types.SimpleNamespace(LK_LOCK="lock", LK_UNLCK="unlock", locking=locking)
+from solver.engine import jit
+with jit.compile_lock():
+    calls.append("compiling")
+print(" ".join(calls))
+"""
+
+
+def test_without_fcntl_the_compile_lock_is_msvcrts(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-c", WINDOWS_LOCK],
+        env={"NUMBA_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert completed.stdout.split() == ["timed", "out", "lock", "compiling", "unlock"], completed.stderr

@@ -1,14 +1,18 @@
-"""Fuzzing every input path with random bytes, text and JSON: the only outcomes allowed are
+"""Fuzzing every input path (boards, lines, ranges, results files, stores, catalogue files
+and manifests) with random bytes, text and JSON: the only outcomes allowed are
 success or one ``error:`` line with exit status 2, never a traceback, and a refused store
 is left as it was."""
 
+import hashlib
 import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stores import snapshot
 from test_cli import run
+from test_hostile import SHIPPED, catalogue_commands
 
+from solver.catalogue.files import read_catalogue
 from solver.errors import YukonError
 from solver.numbering import deal_board
 from solver.ranges import DealRange, parse_range
@@ -117,3 +121,43 @@ def test_damaged_stores(yukon_store, tmp_path_factory, damage):
         assert_clean(result, allowed=(0, 2))
         if result.exit_code == 2:
             assert snapshot(directory) == before
+
+
+ENTRY = read_catalogue(SHIPPED / "russian-easy.json")["entries"][0]
+# Catalogue entries, files and manifests shaped like the real ones, any field possibly replaced.
+CATALOGUE_ENTRY = st.fixed_dictionaries({key: st.just(value) | JSON for key, value in ENTRY.items()})
+CATALOGUE = st.fixed_dictionaries(
+    {
+        "format": st.just("yukon-catalogue") | JSON,
+        "variant": st.just("russian") | JSON,
+        "tier": st.just("easy") | JSON,
+        "entries": st.lists(CATALOGUE_ENTRY | JSON, max_size=3),
+    }
+)
+MANIFEST_RECORD = st.fixed_dictionaries(
+    {
+        "file": st.sampled_from(["russian-easy.json", "../russian-easy.json", "/russian-easy.json"]) | JSON,
+        "variant": st.just("russian") | JSON,
+        "tier": st.sampled_from(["easy", "hard"]) | JSON,
+        "count": st.integers(0, 3) | JSON,
+        "sha256": st.just("CHECKSUM") | JSON,
+    }
+)
+MANIFEST = st.fixed_dictionaries(
+    {
+        "format": st.just("yukon-catalogue-manifest") | JSON,
+        "files": st.lists(MANIFEST_RECORD | JSON, max_size=3),
+    }
+)
+
+
+@FUZZ
+@given(catalogue=CATALOGUE | JSON, manifest=MANIFEST | JSON, raw=st.none() | st.binary(max_size=200))
+def test_catalogue_files_and_manifests(tmp_path_factory, catalogue, manifest, raw):
+    directory = tmp_path_factory.mktemp("catalogue")
+    data = raw if raw is not None else json.dumps(catalogue).encode()
+    (directory / "russian-easy.json").write_bytes(data)
+    text = json.dumps(manifest).replace("CHECKSUM", hashlib.sha256(data).hexdigest())
+    (directory / "manifest.json").write_text(text)
+    for command, args in catalogue_commands(directory).items():
+        assert_clean(run(*args), allowed=(0, 1) if command == "verify" else (0, 2))

@@ -216,7 +216,7 @@ def test_an_uncovered_position_is_not_called_dead():
 def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monkeypatch):
     """The full search with the pairwise tests at every position it may test (from the first
     node on) against the search without them, on small positions of every one-deck rule set."""
-    monkeypatch.setattr("solver.solve.PAIRS_FROM", 0)
+    monkeypatch.setattr("solver.solve.PAIR_COST", 0)
     options = WITHOUT_PAIRS | moves.H2 | (moves.NOGOODS if switch == "h2+nogoods" else 0)
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()

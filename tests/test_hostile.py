@@ -3,6 +3,8 @@
 Every refusal is one ``error:`` line and exit 2 (``assert_bad_input``), never a traceback.
 """
 
+import errno
+import io
 import json
 import os
 import sqlite3
@@ -15,6 +17,9 @@ import pytest
 from stores import NODES, RUSSIAN, YUKON, copy_store, fake_record, snapshot, stored_rows
 from test_cli import assert_bad_input, run
 
+from solver.board import MAX_BOARD_BYTES
+from solver.catalogue.files import checksum, read_catalogue, save_catalogue, shipped_directory
+from solver.cli import main
 from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
 from solver.numbering import deal_board
@@ -24,7 +29,7 @@ from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.store import BUSY, CLAIMED, DONE, Store
-from solver.verify import verify_records
+from solver.verify import MAX_LINE_CHARS, verify_records
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
 
@@ -387,3 +392,228 @@ def test_verify_shows_progress(tmp_path, monkeypatch, yukon_store):
     monkeypatch.setattr(results_commands, "PROGRESS_SECONDS", 0.0)
     result = run("verify", str(path))
     assert result.exit_code == 0 and "verify: 7 lines of file" in result.stderr
+
+
+# ==== Issue 27, hostile input, third pass =========================================================
+
+SHIPPED = shipped_directory()
+ENTRY_DAY = "2026-12-01"
+
+
+def small_catalogue(directory: Path, count: int = 2) -> Path:
+    """``directory`` holding a russian easy catalogue of the shipped one's first ``count``
+    entries, and its manifest."""
+    catalogue = read_catalogue(SHIPPED / "russian-easy.json")
+    save_catalogue(directory, catalogue | {"entries": catalogue["entries"][:count]})
+    return directory
+
+
+def catalogue_commands(directory: Path) -> dict[str, tuple[str, ...]]:
+    """The commands that read a catalogue folder (deal 1 is in no catalogue: check reads all)."""
+    folder = str(directory)
+    return {
+        "verify": ("catalogue", "verify", folder),
+        "daily": ("daily", "--variant", "russian", "--dir", folder, "--date", ENTRY_DAY),
+        "check": ("check", "1", "--variant", "russian", "--dir", folder),
+    }
+
+
+def rewrite_catalogue(directory: Path, change) -> None:
+    """Replace the russian easy file by ``change(its JSON text)`` and refresh its checksum."""
+    path = directory / "russian-easy.json"
+    path.write_text(change(path.read_text()))
+    manifest = json.loads((directory / "manifest.json").read_text())
+    manifest["files"][0]["sha256"] = checksum(path)
+    (directory / "manifest.json").write_text(json.dumps(manifest))
+
+
+def manifest_record_is_a_number(directory):
+    manifest = json.loads((directory / "manifest.json").read_text())
+    (directory / "manifest.json").write_text(json.dumps(manifest | {"files": [1, *manifest["files"]]}))
+
+
+def manifest_count_of_5000_digits(directory):
+    text = (directory / "manifest.json").read_text()
+    (directory / "manifest.json").write_text(text.replace('"count": 2', '"count": ' + "5" * 5000))
+
+
+def manifest_nested_deep(directory):
+    (directory / "manifest.json").write_text(
+        '{"format": "yukon-catalogue-manifest", "files": ' + "[" * 100_000
+    )
+
+
+def manifest_is_a_fifo(directory):
+    (directory / "manifest.json").unlink()
+    os.mkfifo(directory / "manifest.json")
+
+
+def entry_is_a_number(directory):
+    rewrite_catalogue(directory, lambda text: text.replace('"entries": [', '"entries": [7, ', 1))
+
+
+def entry_deal_of_5000_digits(directory):
+    rewrite_catalogue(directory, lambda text: text.replace('"deal": 33', '"deal": ' + "3" * 5000, 1))
+
+
+def entry_nested_deep(directory):
+    rewrite_catalogue(directory, lambda text: text.replace('"entries": [', '"entries": [' + "[" * 100_000, 1))
+
+
+def catalogue_is_a_fifo(directory):
+    (directory / "russian-easy.json").unlink()
+    os.mkfifo(directory / "russian-easy.json")
+
+
+def catalogue_links_to_a_fifo(directory):
+    (directory / "russian-easy.json").unlink()
+    os.mkfifo(directory / "pipe")
+    (directory / "russian-easy.json").symlink_to(directory / "pipe")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        manifest_record_is_a_number,
+        manifest_count_of_5000_digits,
+        manifest_nested_deep,
+        manifest_is_a_fifo,
+        entry_is_a_number,
+        entry_deal_of_5000_digits,
+        entry_nested_deep,
+        catalogue_is_a_fifo,
+        catalogue_links_to_a_fifo,
+    ],
+)
+def test_a_damaged_catalogue_folder_is_one_line_in_every_command(tmp_path, damage):
+    damage(small_catalogue(tmp_path))
+    commands = catalogue_commands(tmp_path)
+    verified = run(*commands["verify"])
+    assert verified.exit_code == 1
+    assert verified.stderr.splitlines()[0].startswith(str(tmp_path))
+    assert_bad_input(run(*commands["daily"]))
+    assert_bad_input(run(*commands["check"]))
+
+
+@pytest.mark.parametrize("name", ["ABSOLUTE", "../elsewhere/russian-easy.json", "russian-hard.json"])
+def test_a_manifest_names_only_its_own_tiers_file_in_its_folder(tmp_path, name):
+    elsewhere = small_catalogue(tmp_path / "elsewhere")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    manifest = json.loads((elsewhere / "manifest.json").read_text())
+    manifest["files"][0]["file"] = str(elsewhere / "russian-easy.json") if name == "ABSOLUTE" else name
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "russian-hard.json").write_bytes((elsewhere / "russian-easy.json").read_bytes())
+    result = run("catalogue", "verify", str(folder))
+    assert result.exit_code == 1
+    assert f"{folder / 'manifest.json'}: record 1 names file" in result.stderr
+    assert "not 'russian-easy.json'" in result.stderr
+
+
+def a_comment_with_escapes(board):
+    return "# \x1b[2J\x1b[31mdeal of the day\x1b[0m\n" + board
+
+
+@pytest.mark.parametrize(
+    "respell",
+    [
+        a_comment_with_escapes,
+        str.lower,
+        lambda board: board.replace("T", "10"),
+        lambda board: board.replace(" ", "\t"),
+        lambda board: board.replace("\n", "\r\n"),
+    ],
+    ids=["escapes", "lowercase", "10", "tabs", "crlf"],
+)
+def test_catalogue_boards_are_the_canonical_text_of_their_deal(tmp_path, respell):
+    directory = small_catalogue(tmp_path)
+    catalogue = read_catalogue(directory / "russian-easy.json")
+    for entry in catalogue["entries"]:
+        entry["board"] = respell(entry["board"])
+    save_catalogue(directory, catalogue)
+    commands = catalogue_commands(directory)
+    verified = run(*commands["verify"])
+    assert verified.exit_code == 1
+    assert verified.stderr.count("board is not pysol deal") == 2
+    daily = run(*commands["daily"])
+    assert_bad_input(daily)
+    assert "refusing to serve it" in daily.stderr and "\x1b" not in daily.stderr
+
+
+def test_a_small_catalogue_verifies_and_serves(tmp_path):
+    commands = catalogue_commands(small_catalogue(tmp_path))
+    assert run(*commands["verify"]).stdout == "1 files, 2 entries, 0 problems\n"
+    assert run(*commands["daily"]).exit_code == 0
+
+
+class EndlessZeros(io.RawIOBase):
+    """An input that never ends, like a device of zeros; reading more than ``bound`` bytes
+    of it is the bug (rather than running out of memory)."""
+
+    def __init__(self, bound: int):
+        self.bound, self.served = bound, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        assert self.served <= self.bound, "read without bound"
+        buffer[:] = bytes(len(buffer))
+        self.served += len(buffer)
+        return len(buffer)
+
+
+def test_an_endless_board_file_is_refused_after_a_bounded_read():
+    result = run("solve", "--board", "-", input=io.BufferedReader(EndlessZeros(4 * MAX_BOARD_BYTES)))
+    assert_bad_input(result)
+    assert "standard input holds more than 1 MiB: not a board" in result.stderr
+
+
+def test_an_endless_results_file_is_refused_after_a_bounded_read():
+    result = run("verify", "-", input=io.BufferedReader(EndlessZeros(4 * MAX_LINE_CHARS)))
+    assert_bad_input(result)
+    assert "standard input line 1 is longer than 16 MiB" in result.stderr
+
+
+def test_a_results_line_under_the_cap_is_read_whole(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"padding": "x" * (MAX_LINE_CHARS - 100)}) + "\n" + "{}\n")
+    result = run("verify", str(path))
+    assert result.exit_code == 2 and "line 1: missing field" in result.stderr
+
+
+def test_verify_fails_an_unsolvable_record_whose_line_wins_before_a_junk_token(tmp_path, yukon_store):
+    solved = next(row for row in stored_rows(yukon_store) if row["status"] == "solved")
+    path = tmp_path / "r.jsonl"
+    lines = [
+        solved | {"status": "unsolvable", "solution": solved["solution"] + junk} for junk in (" x", " 1>2")
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run("verify", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.count("claims unsolvable, but its line wins") == 2
+
+
+class FullDiskOutput(io.TextIOBase):
+    """An output on a full disk."""
+
+    def write(self, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_stdout_and_stderr_both_on_a_full_disk_exit_2(monkeypatch):
+    monkeypatch.setattr(sys, "stdout", FullDiskOutput())
+    monkeypatch.setattr(sys, "stderr", FullDiskOutput())
+    with pytest.raises(SystemExit) as leaving:
+        main(["deal", "12"])
+    assert leaving.value.code == 2
+
+
+def close_outputs():
+    os.close(1)
+    os.close(2)
+
+
+@pytest.mark.parametrize("arguments", [["deal", "12"], ["deal", "twelve"]])
+def test_stdout_and_stderr_both_closed_exit_2(arguments):
+    assert subprocess.run([YUKON_CLI, *arguments], preexec_fn=close_outputs).returncode == 2

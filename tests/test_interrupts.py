@@ -1,11 +1,22 @@
-"""The signal helper: stop flags for runs and searches, SIGINT ignored while workers start."""
+"""The signal helper: stop flags for runs and searches, SIGINT ignored while workers start;
+Ctrl-C ends commands that solve again and again, and catalogue writes."""
 
 import signal
 import threading
 
 import pytest
+from test_cli import run
+from test_hostile import SHIPPED, small_catalogue
 
-from solver.interrupts import StopFlag, exit_status, sigint_ignored
+from solver import solve
+from solver.catalogue import candidates, files
+from solver.catalogue.candidates import Shortener
+from solver.catalogue.verify import verify_directory
+from solver.interrupts import StopFlag, exit_status, passing_ctrl_c_on, sigint_ignored
+from solver.numbering import deal_board
+from solver.ranges import parse_range
+from solver.rules import Rules
+from solver.runs.batch import BatchReport
 
 
 def test_exit_status_is_128_plus_the_signal():
@@ -79,3 +90,95 @@ def test_sigint_is_ignored_only_inside():
     with sigint_ignored():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     assert signal.getsignal(signal.SIGINT) is before
+
+
+# ---- issue 27: Ctrl-C during a command that solves again and again ends it, with 130 ----------
+
+
+@pytest.fixture(params=["stops it", "as it wins"])
+def ctrl_c_in_the_third_search(request, monkeypatch):
+    """Ctrl-C pressed while the third search of this process runs, a real SIGINT: before its
+    first chunk (the search stops with an interrupted verdict) or once it has won (the
+    search ends solved); the count of searches started. The kernels are loaded first, so
+    that no warm-up search counts."""
+    solve.warm_up()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    started = []
+    real_decide = solve.decide
+
+    def decide(*args):
+        started.append(True)
+        if len(started) == 3 and request.param == "stops it":
+            signal.raise_signal(signal.SIGINT)
+        result = real_decide(*args)
+        if len(started) == 3 and request.param == "as it wins":
+            signal.raise_signal(signal.SIGINT)
+        return result
+
+    monkeypatch.setattr(solve, "decide", decide)
+    yield started
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_ends_a_sampling_hint(ctrl_c_in_the_third_search):
+    result = run("hint", "12", "--samples", "1000000")
+    assert result.exit_code == 130 and result.stdout == ""
+    assert len(ctrl_c_in_the_third_search) == 3
+
+
+def test_ctrl_c_ends_check_solve(ctrl_c_in_the_third_search, tmp_path):
+    ctrl_c_in_the_third_search.extend([True, True])  # the next search is the third
+    folder = small_catalogue(tmp_path)
+    result = run("check", "12", "--variant", "russian", "--dir", str(folder), "--solve")
+    assert result.exit_code == 130 and result.stdout == ""
+
+
+def test_ctrl_c_ends_the_catalogue_shortener(ctrl_c_in_the_third_search):
+    ctrl_c_in_the_third_search.extend([True, True])
+    board = deal_board("russian", 16)
+    with pytest.raises(KeyboardInterrupt):
+        Shortener(5.0).line(board, Rules("russian"), "1>F:AS")
+
+
+def test_ctrl_c_while_solving_missing_deals_ends_the_build(monkeypatch, tmp_path):
+    stopped = BatchReport("r.db", in_range=3, skipped=0, to_solve=3, interrupted_by=signal.SIGINT)
+    monkeypatch.setattr(candidates, "run_batch", lambda *args: stopped)
+    with pytest.raises(KeyboardInterrupt):
+        candidates.solve_missing(tmp_path / "r.db", "russian", "pysol", parse_range("1-3"), 1.0, 1)
+
+
+def test_ctrl_c_while_a_catalogue_is_written_leaves_both_files_agreeing(tmp_path, monkeypatch):
+    folder = small_catalogue(tmp_path, count=1)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    real_replace = files.replace_file
+
+    def replace_then_ctrl_c(path, data):
+        real_replace(path, data)
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(files, "replace_file", replace_then_ctrl_c)
+    catalogue = files.read_catalogue(SHIPPED / "russian-easy.json")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            files.save_catalogue(folder, catalogue | {"entries": catalogue["entries"][:2]})
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert verify_directory(folder).problems == []
+    assert verify_directory(folder).entries == 2
+
+
+def test_a_flag_passes_the_signal_it_caught_on_only_when_asked():
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with StopFlag((signal.SIGINT,), second_raises=False) as stop:
+            signal.raise_signal(signal.SIGINT)
+        assert stop.requested
+        with pytest.raises(KeyboardInterrupt), passing_ctrl_c_on():
+            with StopFlag((signal.SIGINT,), second_raises=False):
+                signal.raise_signal(signal.SIGINT)
+            raise AssertionError("not passed on")
+        with passing_ctrl_c_on(), StopFlag((signal.SIGINT,), second_raises=False) as stop:
+            pass
+        assert not stop.requested
+    finally:
+        signal.signal(signal.SIGINT, previous)

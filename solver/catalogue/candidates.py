@@ -15,6 +15,7 @@ from tqdm import tqdm
 
 from solver.catalogue.entries import RatedDeal
 from solver.errors import YukonError
+from solver.interrupts import passing_ctrl_c_on
 from solver.numbering import deal_board
 from solver.player.difficulty import MIN_RUNS, rate_solved
 from solver.ranges import DealRange
@@ -51,10 +52,14 @@ def check_store(path: Path, variant: str, numbering: str) -> None:
 def solve_missing(
     path: Path, variant: str, numbering: str, deals: DealRange, time_limit: float, jobs: int | None
 ) -> RunReport:
-    """Solve into the store every deal of ``deals`` it has not decided (progress on stderr)."""
+    """Solve into the store every deal of ``deals`` it has not decided (progress on stderr);
+    KeyboardInterrupt when Ctrl-C stopped that (the run has said what it kept)."""
     if path.exists():
         check_store(path, variant, numbering)
-    return run_batch(deals, Rules(variant), numbering, path, Limits(time_limit=time_limit), jobs)
+    report = run_batch(deals, Rules(variant), numbering, path, Limits(time_limit=time_limit), jobs)
+    if report.interrupted:
+        raise KeyboardInterrupt
+    return report
 
 
 def solved_records(path: Path, deals: DealRange | None) -> list[Record]:
@@ -86,7 +91,8 @@ class Shortener:
         if not self.pays:
             return solution
         self.tried += 1
-        short = solve_position(board, rules, Limits(time_limit=self.seconds, minimal=True))
+        with passing_ctrl_c_on():
+            short = solve_position(board, rules, Limits(time_limit=self.seconds, minimal=True))
         saved = len(solution.split()) - short.solution_length
         if short.status != SOLVED or saved <= 0:
             return solution

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import date
 
 import solver
-from solver.board import parse_board
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
@@ -90,12 +89,10 @@ def entry_key(entry: dict) -> tuple:
     return entry.get("numbering"), entry.get("deal")
 
 
-def entry_problem(entry, variant: str, tier: str) -> str | None:
+def entry_problem(entry: dict, variant: str, tier: str) -> str | None:
     """Why the entry is not a valid entry of the ``variant``/``tier`` catalogue, or None:
-    its fields, its board being exactly the numbered deal, and its line replayed as a win
-    on the reference engine."""
-    if not isinstance(entry, dict):
-        return "not a JSON object"
+    its fields, its board being exactly the numbered deal's canonical text, and its line
+    replayed as a win on the reference engine."""
     for field, kind in FIELDS.items():
         value = entry.get(field)
         if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -109,9 +106,11 @@ def entry_problem(entry, variant: str, tier: str) -> str | None:
     try:
         date.fromisoformat(entry["since"])
         rules = Rules(variant, entry["foundation_return"])
-        board = parse_board(entry["board"], rules)
-        if board != deal_board(variant, entry["deal"], entry["numbering"]):
-            return f"board is not {entry['numbering']} deal {entry['deal']}"
+        board = deal_board(variant, entry["deal"], entry["numbering"])
+        if entry["board"] != board.to_text():  # what ``daily`` prints: no comment, no other spelling
+            return (
+                f"board is not {entry['numbering']} deal {entry['deal']} (its text as `yukon deal` prints it)"
+            )
         tokens = entry["solution"].split()
         if entry["length"] != len(tokens):
             return f"length {entry['length']} but the line has {len(tokens)} moves"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from math import gcd
 
+from solver.catalogue.entries import entry_problem
 from solver.errors import YukonError
 
 EPOCH = date(2026, 1, 1)
@@ -54,36 +55,51 @@ def first_day(sinces: list[date]) -> date:
     return max(EPOCH, min(sinces))
 
 
+def cycles_until_growth(joins: list[int], start: int, size: int) -> int | None:
+    """How many cycles of ``size`` days from day number ``start`` come before the first one
+    that starts on or after the next later join, which its pool takes in (None: no later join)."""
+    later = [join for join in joins if join > start]
+    return -(-(min(later) - start) // size) if later else None
+
+
 def pick(sinces: list[date], variant: str, tier: str, day: date) -> DailyPick:
-    """The entry for ``day`` given every entry's ``since`` in file order."""
+    """The entry for ``day`` given every entry's ``since`` in file order. Cycles that share
+    a pool are skipped at once, up to the day or to the first cycle starting on or after
+    the next ``since``, so the cost grows with the distinct dates, not with the cycles."""
     if not sinces:
         raise YukonError(f"the {variant} {tier} catalogue has no entries")
-    start, cycle = first_day(sinces), 0
-    if day < start:
+    joins = [since.toordinal() for since in sinces]
+    start, target, cycle = first_day(sinces).toordinal(), day.toordinal(), 0
+    if target < start:
         raise YukonError(
-            f"the {variant} {tier} schedule starts on {start.isoformat()}, after {day.isoformat()}"
+            f"the {variant} {tier} schedule starts on {date.fromordinal(start).isoformat()}, "
+            f"after {day.isoformat()}"
         )
     while True:
-        pool = [index for index, since in enumerate(sinces) if since <= start]
+        pool = [index for index, join in enumerate(joins) if join <= start]
         size = len(pool)
-        if size == len(sinces):  # nothing joins later: skip whole cycles at once
-            skipped = (day - start).days // size
-            start, cycle = date.fromordinal(start.toordinal() + skipped * size), cycle + skipped
-        offset = (day - start).days
-        if offset < size:
-            step, shift = affine_map(f"{variant}/{tier}/{cycle}", size)
-            return DailyPick(pool[(step * offset + shift) % size], cycle, offset, size)
-        start, cycle = date.fromordinal(start.toordinal() + size), cycle + 1
+        to_day, to_growth = (target - start) // size, cycles_until_growth(joins, start, size)
+        if to_growth is not None and to_growth <= to_day:
+            start, cycle = start + to_growth * size, cycle + to_growth
+            continue
+        start, cycle = start + to_day * size, cycle + to_day
+        offset = target - start
+        step, shift = affine_map(f"{variant}/{tier}/{cycle}", size)
+        return DailyPick(pool[(step * offset + shift) % size], cycle, offset, size)
 
 
 def daily_entry(catalogue: dict, day: date) -> tuple[dict, DailyPick]:
-    """The catalogue's entry for ``day`` and where it sits in the schedule."""
-    entries = catalogue["entries"]
+    """The catalogue's entry for ``day`` and where it sits in the schedule; an entry that
+    is not valid (``entries.entry_problem``) is refused, never served."""
+    variant, tier, entries = catalogue["variant"], catalogue["tier"], catalogue["entries"]
     try:
         sinces = [date.fromisoformat(entry["since"]) for entry in entries]
     except (KeyError, TypeError, ValueError):
+        raise YukonError(f"the {variant} {tier} catalogue has a bad 'since'") from None
+    chosen = pick(sinces, variant, tier, day)
+    problem = entry_problem(entries[chosen.index], variant, tier)
+    if problem is not None:
         raise YukonError(
-            f"the {catalogue['variant']} {catalogue['tier']} catalogue has a bad 'since'"
-        ) from None
-    chosen = pick(sinces, catalogue["variant"], catalogue["tier"], day)
+            f"the {variant} {tier} catalogue's entry {chosen.index}: {problem}; refusing to serve it"
+        )
     return entries[chosen.index], chosen

@@ -1,16 +1,18 @@
 """Replaying a catalogue directory: the check behind ``yukon catalogue verify``.
 
-Every file the manifest lists must exist, match its checksum and count, and hold only
-valid, distinct entries (``entries.entry_problem``); a JSON file the manifest does not list
-is a problem too. Each problem is one line naming the file, the entry and the reason.
+Every record of the manifest must name its own variant's and tier's file in the folder,
+once (``files.record_problem``: never a path elsewhere); every file it lists must exist,
+match its checksum and count, and hold only valid, distinct entries
+(``entries.entry_problem``); a JSON file the manifest does not list is a problem too.
+Each problem is one line naming the file, the entry and the reason.
 """
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.catalogue.entries import entry_key, entry_problem
-from solver.catalogue.files import MANIFEST_NAME, checksum, read_catalogue, read_manifest
-from solver.errors import YukonError
+from solver.catalogue.files import MANIFEST_NAME, checksum, read_catalogue, read_manifest, record_problem
+from solver.errors import YukonError, clipped
 
 
 @dataclass
@@ -28,11 +30,16 @@ def verify_directory(directory: Path) -> VerifyReport:
         report.problems.append(str(error))
         return report
     listed = set()
-    for record in manifest["files"]:
-        name = str(record.get("file"))
-        listed.add(name)
+    for number, record in enumerate(manifest["files"], start=1):
         report.files += 1
-        report.problems += file_problems(directory / name, record, report)
+        problem = record_problem(record)
+        if problem is None and record["file"] in listed:
+            problem = f"lists {record['file']} a second time"
+        if problem is not None:
+            report.problems.append(f"{directory / MANIFEST_NAME}: record {number} {problem}")
+            continue
+        listed.add(record["file"])
+        report.problems += file_problems(directory / record["file"], record, report)
     for path in sorted(directory.glob("*.json")):
         if path.name != MANIFEST_NAME and path.name not in listed:
             report.problems.append(f"{path}: not listed in {MANIFEST_NAME}")
@@ -42,9 +49,11 @@ def verify_directory(directory: Path) -> VerifyReport:
 def file_problems(path: Path, record: dict, report: VerifyReport) -> list[str]:
     if not path.exists():
         return [f"{path}: listed in {MANIFEST_NAME} but missing"]
-    problems = []
-    if checksum(path) != record.get("sha256"):
-        problems.append(f"{path}: checksum does not match {MANIFEST_NAME}")
+    try:
+        matches = checksum(path) == record.get("sha256")
+    except YukonError as error:
+        return [str(error)]
+    problems = [] if matches else [f"{path}: checksum does not match {MANIFEST_NAME}"]
     try:
         catalogue = read_catalogue(path)
     except YukonError as error:
@@ -62,14 +71,12 @@ def file_problems(path: Path, record: dict, report: VerifyReport) -> list[str]:
     seen = {}
     for number, entry in enumerate(catalogue["entries"], start=1):
         report.entries += 1
-        where = f"{path}: entry {number}" + (
-            f" (deal {entry.get('deal')})" if isinstance(entry, dict) else ""
-        )
+        where = f"{path}: entry {number} (deal {clipped(repr(entry.get('deal')), 40)})"
         problem = entry_problem(entry, str(variant), str(tier))
         if problem is None and entry_key(entry) in seen:
             problem = f"duplicate of entry {seen[entry_key(entry)]}"
         if problem:
             problems.append(f"{where}: {problem}")
-        elif isinstance(entry, dict):
+        else:
             seen[entry_key(entry)] = number
     return problems

@@ -4,7 +4,9 @@ Each family of commands is a module of this package listing its click commands i
 ``COMMANDS``; registering a module is adding its name to ``COMMAND_MODULES``.
 """
 
+import errno
 import importlib
+import io
 import os
 import sys
 from contextlib import suppress
@@ -25,6 +27,8 @@ class YukonGroup(click.Group):
     cannot be written (a full disk) likewise, and Ctrl-C exit status 130."""
 
     def main(self, *args, **kwargs):
+        if sys.stdout is None:  # started with its output closed: writing to it fails
+            sys.stdout = ClosedOutput()
         try:
             try:
                 status = super().main(*args, standalone_mode=False, **kwargs)
@@ -47,13 +51,30 @@ class YukonGroup(click.Group):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+class ClosedOutput(io.TextIOBase):
+    """Stands for an output the process was started without: writing fails (click would
+    otherwise drop the output silently)."""
+
+    def write(self, text):
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
 def fail(message: str, status: int = 2) -> int:
     """Print one ``error:`` line (cut when huge) and return the exit status; output that
-    can no longer be written is dropped so that leaving does not fail again."""
-    with suppress(OSError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    click.echo(f"error: {clipped(first_line(message))}", err=True)
+    can no longer be written (stdout, and stderr too when it cannot take the line) is
+    dropped so that leaving does not fail again."""
+    drop_output(sys.stdout)
+    try:
+        click.echo(f"error: {clipped(first_line(message))}", err=True)
+    except OSError:
+        drop_output(sys.stderr)
     return status
+
+
+def drop_output(stream) -> None:
+    """Send what is still to be written to ``stream`` to the null device."""
+    with suppress(OSError, AttributeError, ValueError):  # no stream, or a closed one
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 @click.group(cls=YukonGroup, context_settings=CONTEXT)

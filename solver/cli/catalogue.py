@@ -201,11 +201,13 @@ def check(deal, variant, numbering, directory, then_solve, limits):
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
         return
+    from solver.interrupts import passing_ctrl_c_on
     from solver.numbering import deal_board
     from solver.rules import Rules
     from solver.solve import solve_position
 
-    result = solve_position(deal_board(variant, number, numbering), Rules(variant), limits)
+    with passing_ctrl_c_on():
+        result = solve_position(deal_board(variant, number, numbering), Rules(variant), limits)
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")
 
 

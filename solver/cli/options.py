@@ -5,7 +5,7 @@ import functools
 
 import click
 
-from solver.board import Board, read_board
+from solver.board import Board, board_bytes, read_board
 from solver.errors import YukonError, decoded_text
 from solver.numbering import NUMBERINGS, deal_board
 from solver.ranges import whole_number
@@ -113,7 +113,8 @@ def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple
     if board_file is not None:
         if deal is not None:
             raise YukonError("give a deal number or --board FILE, not both")
-        return read_board(decoded_text(board_file.read(), input_name(board_file)), rules), None
+        where = input_name(board_file)
+        return read_board(decoded_text(board_bytes(board_file, where), where), rules), None
     if deal is None:
         raise YukonError("give a deal number or --board FILE")
     number = parse_deal_number(deal)

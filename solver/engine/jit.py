@@ -4,14 +4,19 @@ numba's on-disk cache checks only the source file of the kernel it loads, not th
 the kernels it calls, so an edit to ``moves.py`` would leave a stale ``search_chunk``
 behind. Kernels are therefore cached in a folder named after a digest of every engine
 source file, subpackages included: any change there starts a fresh cache. The folder is under
-``$NUMBA_CACHE_DIR`` when that is set, else under ``$XDG_CACHE_HOME`` (``~/.cache``); where
-that cannot be written, under the system's temporary folder, and failing that kernels are
-compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print).
+``$NUMBA_CACHE_DIR`` when that is set, else in the user's cache folder of the platform
+(``$XDG_CACHE_HOME`` or ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on
+Windows); where that cannot be written, under the system's temporary folder, and failing
+that kernels are compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print).
 """
 
-import fcntl
+import errno
+import getpass
 import hashlib
+import json
 import os
+import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,8 +24,17 @@ from pathlib import Path
 import numba
 from numba.core import types
 
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt locks instead
+    fcntl = None
+    import msvcrt
+
 KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False}
 ENGINE_FOLDER = Path(__file__).parent
+# Every folder a fallback cache goes through, in a place other users can write (the system's
+# temporary folder), must be this user's own and closed to others: numba unpickles what it finds.
+PRIVATE_MODE = 0o700
 
 
 def source_digest(folder: Path) -> str:
@@ -31,58 +45,173 @@ def source_digest(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def user_cache_home() -> Path:
+    """The platform's folder for a user's caches: ``$XDG_CACHE_HOME`` or ``~/.cache``,
+    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows."""
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
 def preferred_cache_root() -> Path:
-    """``$NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/yukon-solver`` (``~/.cache/yukon-solver``)."""
+    """``$NUMBA_CACHE_DIR``, else ``yukon-solver`` in the user's cache folder."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "yukon-solver"
+    return user_cache_home() / "yukon-solver"
+
+
+def user_id() -> int | None:
+    """This user's id (None where there are none: Windows)."""
+    return os.getuid() if hasattr(os, "getuid") else None
 
 
 def fallback_cache_root() -> Path:
     """A per-user folder in the system's temporary folder."""
-    return Path(tempfile.gettempdir()) / f"yukon-solver-{os.getuid()}"
+    user = user_id()
+    return Path(tempfile.gettempdir()) / f"yukon-solver-{getpass.getuser() if user is None else user}"
+
+
+def private_folder(folder: Path) -> bool:
+    """Whether ``folder`` exists or can be made (mode 0700) as a real folder (not a link)
+    owned by this user that no other user may write: only then may a cache live there."""
+    try:
+        folder.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
+        status = os.lstat(folder)
+    except OSError:
+        return False
+    if user_id() is None:  # Windows: the temporary folder is the user's own, no modes to read
+        return stat.S_ISDIR(status.st_mode)
+    others_may_write = status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return stat.S_ISDIR(status.st_mode) and status.st_uid == user_id() and not others_may_write
 
 
 def writable_folder(folder: Path) -> bool:
-    """Whether ``folder`` exists or can be made, and a file can be written in it."""
+    """Whether ``folder`` exists or can be made, and a byte can be written in it (a full
+    disk makes the file but not the byte)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"\0")
+            probe.flush()
             return True
     except OSError:
         return False
 
 
-def choose_cache_folder(roots, digest: str) -> tuple[Path | None, str | None]:
-    """The first of ``roots`` where this engine version's cache folder can be written, and
-    a one-line note when that is not the first root (``None`` folder: no cache at all).
-    Never the installed package's own folder, where numba would otherwise fall back."""
+def choose_cache_folder(roots, digest: str, shared_roots=()) -> tuple[Path | None, str | None]:
+    """The first of ``roots`` where this engine version's cache folder can be written (a root
+    in ``shared_roots`` only when ``private_folder``), and a one-line note when that is not
+    the first root (``None`` folder: no cache at all). Never the installed package's own
+    folder, where numba would otherwise fall back."""
     for number, root in enumerate(roots):
         folder = root / f"engine-{digest}"
-        if writable_folder(folder):
+        if (root not in shared_roots or private_folder(root)) and writable_folder(folder):
             note = None if number == 0 else f"cache folder {roots[0]} is not writable; using {root}"
             return folder, note
-    return None, f"no writable cache folder ({', '.join(map(str, roots))}); compiling without a cache"
+    places = ", ".join(map(str, roots))
+    return None, f"no writable cache folder of this user ({places}); compiling without a cache"
 
 
 CACHE_FOLDER, CACHE_NOTE = choose_cache_folder(
-    [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER)
+    [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER), [fallback_cache_root()]
 )
 if CACHE_FOLDER is None:
     KERNEL_FLAGS["cache"] = False
 else:
     numba.config.CACHE_DIR = str(CACHE_FOLDER)
+# The mark a complete compilation leaves: the SHA-256 of every engine cache file it wrote.
 COMPLETE_MARK = "complete"
 
 
+def engine_cache_files(folder: Path) -> list[Path]:
+    """The cache files of the engine's kernels (numba puts them in a subfolder named after
+    the source folder, ``engine_<hash>``; the player's kernels have their own)."""
+    return sorted(path for path in folder.glob(f"{ENGINE_FOLDER.name}_*/*") if path.is_file())
+
+
+def file_digests(folder: Path) -> dict[str, str]:
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in engine_cache_files(folder)
+    }
+
+
 def cache_is_complete() -> bool:
-    """Whether every kernel of this engine version was compiled into the cache before."""
-    return CACHE_FOLDER is not None and (CACHE_FOLDER / COMPLETE_MARK).exists()
+    """Whether every kernel of this engine version was compiled into the cache before and
+    its files are still as written. Otherwise (no mark, only the mark, a truncated or edited
+    file) the engine's cache files are removed, so that numba compiles afresh instead of
+    unpickling a broken file."""
+    if CACHE_FOLDER is None:
+        return False
+    try:
+        recorded = json.loads((CACHE_FOLDER / COMPLETE_MARK).read_text(encoding="utf-8"))
+        present = file_digests(CACHE_FOLDER)
+        if recorded and isinstance(recorded, dict) and recorded.items() <= present.items():
+            return True
+    except (OSError, ValueError):
+        pass
+    for path in engine_cache_files(CACHE_FOLDER):
+        path.unlink(missing_ok=True)
+    return False
 
 
 def mark_cache_complete() -> None:
-    if CACHE_FOLDER is not None:
-        (CACHE_FOLDER / COMPLETE_MARK).touch()
+    if CACHE_FOLDER is None or not CACHING.saving:
+        return
+    try:
+        (CACHE_FOLDER / COMPLETE_MARK).write_text(json.dumps(file_digests(CACHE_FOLDER)), encoding="utf-8")
+    except OSError as error:
+        CACHING.stop(error)
+
+
+class CacheWrites:
+    """Whether kernels are still saved to the cache: the first write that fails (a full
+    disk) stops every later one, with one warning line on stderr, and the kernels are then
+    compiled without a cache."""
+
+    def __init__(self):
+        self.saving = True
+
+    def stop(self, error: OSError) -> None:
+        if self.saving:
+            reason = error.strerror or os.strerror(error.errno or errno.EIO)
+            print(
+                f"warning: cannot write the kernel cache in {CACHE_FOLDER} ({reason}); "
+                "compiling without a cache",
+                file=sys.stderr,
+                flush=True,
+            )
+        self.saving = False
+
+    def guarded(self, save):
+        """``save`` (a numba cache's ``save_overload``) that never fails: a failed write stops caching."""
+
+        def save_unless_stopped(signature, data):
+            if not self.saving:
+                return
+            try:
+                save(signature, data)
+            except OSError as error:
+                self.stop(error)
+
+        return save_unless_stopped
+
+
+CACHING = CacheWrites()
+
+
+def lock_descriptor() -> int | None:
+    """The compile lock file, opened; None without a cache or when it cannot be opened (a
+    folder took its name): then there is no lock, and since numba writes each cache file
+    whole, processes compiling side by side only repeat work."""
+    if CACHE_FOLDER is None:
+        return None
+    try:
+        return os.open(CACHE_FOLDER / "compile.lock", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    except OSError:
+        return None
 
 
 @contextmanager
@@ -90,15 +219,40 @@ def compile_lock():
     """Held while a process compiles or loads the kernels: other processes of this machine
     (batch workers, Dask workers) wait, then load what the first one compiled, so the
     kernels compile once per machine, not once per process."""
-    if CACHE_FOLDER is None:
+    lock = lock_descriptor()
+    if lock is None:
         yield
         return
-    with open(CACHE_FOLDER / "compile.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        lock_file(lock)
         try:
             yield
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            unlock_file(lock)
+    finally:
+        os.close(lock)
+
+
+def lock_file(descriptor: int) -> None:
+    """Wait for the lock on the open file ``descriptor``: flock, or on Windows msvcrt's lock
+    of its first byte (which gives up after 10 s, so it is asked again)."""
+    if fcntl is not None:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        return
+    while True:
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_LOCK, 1)
+            return
+        except OSError as error:
+            if error.errno != errno.EDEADLOCK:  # not the 10 s timeout
+                raise
+
+
+def unlock_file(descriptor: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+    else:
+        msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
 
 
 def kernel(function):
@@ -111,6 +265,7 @@ def kernel(function):
     argument types; the caller converts its values, which loses nothing (every widening is
     value-preserving)."""
     dispatcher = numba.njit(**KERNEL_FLAGS)(function)
+    dispatcher._cache.save_overload = CACHING.guarded(dispatcher._cache.save_overload)
     call_template = dispatcher.get_call_template
 
     def widened_call_template(args, kws):

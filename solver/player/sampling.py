@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from solver import reference
 from solver.board import Board
+from solver.interrupts import passing_ctrl_c_on
 from solver.notation import replay_tokens
 from solver.player.decision import Decision, reason_for
 from solver.player.greedy import Greedy, check_positive, ranked_moves
@@ -70,7 +71,8 @@ class Sampling:
         return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves} | plan
 
     def solved(self, board: Board, rules: Rules) -> World:
-        result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
+        with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
+            result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
         if result.status != SOLVED:
             return World(board, None)
         line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
