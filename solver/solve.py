@@ -26,8 +26,6 @@ MAX_DEPTH = 1 << 18
 BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
-PAIR_COST = int(__import__("os").environ.get("YUKON_PAIR_COST", "400"))  # TEMP: measured below
-PAIR_REWARD = int(__import__("os").environ.get("YUKON_PAIR_REWARD", "800"))  # TEMP
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
@@ -98,25 +96,15 @@ class Search:
         memory_bytes: int,
         branch_limit: int = 0,
         dead_ends: tuple[np.ndarray, ...] | None = None,
-        pair_cost: int | None = None,
     ):
         """``dead_ends``: the pairwise test's tables for this root, shared by the searches of
-        one solve (built here when not given). ``pair_cost``: what a pairwise test costs the
-        search's credit (``engine.search.pairs_due``; 0 also tests the root)."""
+        one solve (built here when not given)."""
         self.packed = packed
         self.dead_ends = dead_end_tables(packed) if dead_ends is None else dead_ends
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
-        self.control = search.make_control(
-            mode,
-            options,
-            limit,
-            self.grow_at(),
-            branch_limit,
-            PAIR_COST if pair_cost is None else pair_cost,
-            PAIR_REWARD,
-        )
+        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit)
         self.peak_entries = 0
         p = packed
         search.search_start(
@@ -292,7 +280,8 @@ def first_win(
     cutting a move list has searched everything, so its verdict stands. Returns the
     deciding search, its status and the peak table entries of all."""
     peak = 0
-    for number, (branch_limit, node_cap, probe_options) in enumerate(probe_plan(packed.params, options)):
+    root = copy_packed(packed)  # the searches move ``packed`` and their copies in place
+    for branch_limit, node_cap, probe_options in probe_plan(packed.params, options):
         probe = Search(
             copy_packed(packed),
             search.DFS,
@@ -302,21 +291,31 @@ def first_win(
             branch_limit,
             dead_ends,
         )
-        if number == 0:
-            status = probe.run(budget, min(node_cap, ROOT_PAIRS_AFTER))
-            if not settled(probe, status, budget) and root_dead(packed, dead_ends, options):
-                proof = Search(
-                    packed, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends, pair_cost=0
-                )
-                return proof, proof.run(budget), peak
-        status = probe.run(budget, node_cap)
+        probe, status = run_testing_root(probe, root, budget, node_cap, options)
         peak = max(peak, probe.peak_entries)
         if settled(probe, status, budget):
             return probe, status, peak
     full_options = moves.with_deal_score(options, DEAL_SCORES[0])
     full = Search(packed, search.DFS, full_options, 0, budget.limits.memory_bytes, dead_ends=dead_ends)
-    status = full.run(budget)
+    full, status = run_testing_root(full, root, budget, float("inf"), options)
     return full, status, max(peak, full.peak_entries)
+
+
+def run_testing_root(
+    searched: Search, root: Packed, budget: Budget, node_cap: float, options: int
+) -> tuple[Search, int]:
+    """Run ``searched`` up to ``node_cap`` nodes; when the solve passes ROOT_PAIRS_AFTER nodes
+    without a verdict, first let the pairwise tests run (``root_dead``): a root they prove
+    lost returns its proof (a search of the root, exhausted at once) in place of ``searched``."""
+    dead_ends = searched.dead_ends
+    if not dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON]:
+        status = searched.run(budget, min(node_cap, max(ROOT_PAIRS_AFTER - budget.nodes, 0)))
+        if settled(searched, status, budget) or budget.nodes < ROOT_PAIRS_AFTER:
+            return searched, status
+        if root_dead(root, dead_ends, options):
+            proof = Search(root, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends)
+            return proof, proof.run(budget)
+    return searched, searched.run(budget, node_cap)
 
 
 def settled(probe: Search, status: int, budget: Budget) -> bool:
@@ -327,8 +326,12 @@ def settled(probe: Search, status: int, budget: Budget) -> bool:
 
 
 def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
-    """Does the pairwise test (when on) prove the root lost? It runs once the first probe has
-    searched ROOT_PAIRS_AFTER positions without a win, so easy deals never pay for it."""
+    """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
+    Called once the first probe has searched ROOT_PAIRS_AFTER positions without a win, so
+    easy deals never pay for a test; every search started after it tests its root (the
+    proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
+    the positions after it (``engine.search.pairs_due``)."""
+    dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
     return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
 
 

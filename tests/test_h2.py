@@ -16,6 +16,7 @@ from hypothesis import event, given, settings
 from pinned import pinned_deals
 from strategies import dealt_board, playout
 
+from solver import solve
 from solver.board import Board, read_board
 from solver.engine import h2, moves, nogoods
 from solver.notation import replay_tokens
@@ -211,13 +212,21 @@ def test_an_uncovered_position_is_not_called_dead():
     assert not nogoods.known_dead(packed.state, packed.params, tables)
 
 
+SWITCHES = {
+    "root": moves.H2,
+    "search": moves.H2 | moves.H2_SEARCH,
+    "search+nogoods": moves.H2 | moves.H2_SEARCH | moves.NOGOODS,
+}
+
+
 @one_deck
-@pytest.mark.parametrize("switch", ["h2", "h2+nogoods"])
+@pytest.mark.parametrize("switch", SWITCHES)
 def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monkeypatch):
-    """The full search with the pairwise tests at every position it may test (from the first
-    node on) against the search without them, on small positions of every one-deck rule set."""
-    monkeypatch.setattr("solver.solve.PAIR_COST", 0)
-    options = WITHOUT_PAIRS | moves.H2 | (moves.NOGOODS if switch == "h2+nogoods" else 0)
+    """The full search with the pairwise tests from the first position on (the solve lets them
+    run before any probe) against the search without them, on small positions of every
+    one-deck rule set."""
+    monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
+    options = WITHOUT_PAIRS | SWITCHES[switch]
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
@@ -234,3 +243,22 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monk
 
     check()
     assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
+
+
+def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
+    """An easy deal (won within ROOT_PAIRS_AFTER positions) never runs the pairwise test; a hard
+    one does, with every switch on, and PySolFC deal 355 is proved lost by its root."""
+    tested = {}
+    for deal in (1, 395, 355):
+        checked_solve(
+            deal_board("yukon", deal, "pysol"),
+            Rules("yukon"),
+            moves.EVERY_PAIR_TEST,
+            Limits(max_nodes=300_000),
+        )
+        tested[deal] = int(solve._thread_stacks.dead_ends[h2.H2_HEADER][h2.HEADER_CALLS])
+    assert tested[1] == 0 and tested[395] > 1
+    result = checked_solve(
+        deal_board("yukon", 355, "pysol"), Rules("yukon"), moves.ALL_REDUCTIONS, Limits(max_nodes=300_000)
+    )
+    assert result.status == UNSOLVABLE and result.nodes <= 2 * solve.ROOT_PAIRS_AFTER

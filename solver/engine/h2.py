@@ -104,9 +104,11 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_APPLIED_AT, H2_GREW_AT = range(6)
 H2_POSITION_FACTS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
 H2_TABLE_COUNT = 12
-# header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters
+# header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
+# HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
-HEADER_RING_FILL, HEADER_RING_NEXT, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_SIZE = range(5, 10)
+HEADER_RING_FILL, HEADER_RING_NEXT, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = range(5, 10)
+HEADER_SIZE = 10
 
 
 def make_tables() -> tuple[np.ndarray, ...]:

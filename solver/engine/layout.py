@@ -47,10 +47,6 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_OPTIONS]        the reductions (and guesses) on, bits of ``moves``
     control[CONTROL_GROW_AT]        table entries at which the search pauses for a bigger table
     control[CONTROL_BRANCH_LIMIT]   > 0: only that many best-ordered moves per position
-    control[CONTROL_PAIR_CREDIT]    the pairwise test's credit: +1 a position reached, -PAIR_COST a
-                                    test, +PAIR_REWARD a test that proved a position dead
-    control[CONTROL_PAIR_COST]      (see ``search.pairs_due``)
-    control[CONTROL_PAIR_REWARD]
 """
 
 import numpy as np
@@ -71,7 +67,7 @@ MAX_MOVES = 512  # the longest move list a position may have; a longer one trunc
 # the control block
 CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
-CONTROL_PAIR_CREDIT, CONTROL_PAIR_COST, CONTROL_PAIR_REWARD, CONTROL_SIZE = 10, 11, 12, 13
+CONTROL_SIZE = 10
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):

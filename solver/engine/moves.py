@@ -43,9 +43,11 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     reach a foundation gets no moves.
-H2 (applied by the search, see ``h2``): a position whose pairwise (h^2) reachability leaves
-    some card's home unreachable gets no moves; NOGOODS (see ``nogoods``): nor does one whose
-    fact pairs all lie in the pair table of a position H2 proved dead.
+H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability leaves some
+    card's home unreachable gets no moves; H2_SEARCH: nor does a position after a move that
+    turned a card or sent one home; NOGOODS (see ``nogoods``): nor does any position whose
+    fact pairs all lie in the pair table of a position the test proved dead. The test runs
+    only once the solve found the deal not easy (``solver.solve``).
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
     column. A packet lying on a free King K is not moved onto the other King K' of K's
     colour when K' is free and bare, unless K could go to its foundation next.
@@ -109,10 +111,13 @@ TURNED = 1 << 25
 
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
-H2, NOGOODS = 64, 128
+H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
+# On by default: the pairwise test pays at the root; inside the search it saves positions but,
+# at about 0.4 ms a test, not time (benchmarks/README.md, "The pairwise dead-end test").
 ALL_REDUCTIONS = (
-    SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS | H2 | NOGOODS
+    SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS | H2
 )
+EVERY_PAIR_TEST = ALL_REDUCTIONS | H2_SEARCH | NOGOODS
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 # options bits 8..14: where the stock deal stands in the move order (its score against
 # ``tableau_score``'s); ordering only, see "The stock deal's place" above

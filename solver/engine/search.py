@@ -14,12 +14,18 @@ IDA* mode searches only paths whose length plus ``remaining_cost`` (a lower boun
 moves still needed) stays within ``control[CONTROL_LIMIT]``; the table records the shortest
 depth at which a position was expanded, and a position reached again no shorter is skipped.
 
+Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``prune``) is
+tested at the root and after every move that may have made a position hopeless; the
+remembered dead tables (``nogoods``) at every new position; the full pairwise test (``h2``)
+only on credit (``pairs_due``). ``dead_ends`` is the tuple of the pairwise test's tables
+(``h2.make_tables``), built for the root by ``h2.build_tables``.
+
 The stack and the control block are laid out in ``layout``.
 """
 
 import numpy as np
 
-from solver.engine.h2 import h2_dead
+from solver.engine.h2 import H2_HEADER, HEADER_PAIRS_ON, h2_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -32,9 +38,6 @@ from solver.engine.layout import (
     CONTROL_NEXT_LIMIT,
     CONTROL_NODES,
     CONTROL_OPTIONS,
-    CONTROL_PAIR_COST,
-    CONTROL_PAIR_CREDIT,
-    CONTROL_PAIR_REWARD,
     CONTROL_SIZE,
     CONTROL_STATUS,
     CONTROL_TRUNCATED,
@@ -51,6 +54,7 @@ from solver.engine.layout import (
 from solver.engine.move_kinds import TO_FOUNDATION
 from solver.engine.moves import (
     H2,
+    H2_SEARCH,
     HOPELESS,
     KEEP_BUILDS,
     NOGOODS,
@@ -77,16 +81,11 @@ def make_control(
     limit: int,
     grow_at: int,
     branch_limit: int = 0,
-    pair_cost: int = 0,
-    pair_reward: int = 0,
 ) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
-    (it can never prove unsolvable). ``pair_cost`` and ``pair_reward`` ration the pairwise
-    test (see ``pairs_due``; a cost of 0 tests every position it may)."""
+    (it can never prove unsolvable)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
-    control[CONTROL_PAIR_COST] = pair_cost
-    control[CONTROL_PAIR_REWARD] = pair_reward
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
@@ -126,37 +125,34 @@ def expand(state, params, control, moves, start, scores):
 
 @kernel
 def pairs_dead(state, params, control, dead_ends, due):
-    """The pairwise dead-end tests, where the options ask for them: the remembered dead
-    tables (``nogoods``) on every position, the full test (``h2``) where ``due``; a position
-    the full test proves dead is remembered."""
-    options = control[CONTROL_OPTIONS]
-    if not (options & H2):
-        return False
-    use_nogoods = (options & NOGOODS) != 0
+    """The pairwise dead-end tests the options ask for: the remembered dead tables
+    (``nogoods``) on every position, the full test (``h2``) where ``due``; a position the full
+    test proves dead is remembered."""
+    use_nogoods = (control[CONTROL_OPTIONS] & NOGOODS) != 0
     if use_nogoods and known_dead(state, params, dead_ends):
         return True
     if not due or not h2_dead(state, params, dead_ends):
         return False
-    control[CONTROL_PAIR_CREDIT] += control[CONTROL_PAIR_REWARD]
     if use_nogoods:
         remember_dead(dead_ends)
     return True
 
 
 @kernel
-def pairs_due(control, move):
-    """Does the full pairwise test run after ``move``? Only after a move that turned a card or
-    sent one home (the moves that change which cards can ever be freed; a rearrangement of
-    face-up packets seldom makes a position dead), and only on credit: each position reached
-    earns 1, a test costs ``control[CONTROL_PAIR_COST]`` (about what it costs, counted in
-    positions) and a test that proves a position dead earns ``control[CONTROL_PAIR_REWARD]``.
-    Easy deals so never pay, and the test is used as often as it pays its way."""
-    if (move & TURNED) == 0 and move_kind(move) != TO_FOUNDATION:
-        return False
-    if control[CONTROL_PAIR_CREDIT] < control[CONTROL_PAIR_COST]:
-        return False
-    control[CONTROL_PAIR_CREDIT] -= control[CONTROL_PAIR_COST]
-    return True
+def pairs_on(control, dead_ends, option):
+    """Is the pairwise test's ``option`` on, and has the solve let the tests run (it does so once
+    the deal proved not easy: easy deals never pay for a test)?"""
+    return (control[CONTROL_OPTIONS] & option) != 0 and dead_ends[H2_HEADER][HEADER_PAIRS_ON] != 0
+
+
+@kernel
+def pairs_due(control, dead_ends, move):
+    """Does the full pairwise test run after ``move``? With H2_SEARCH, after a move that turned a
+    card or sent one home: the moves that change which cards can ever be freed (a
+    rearrangement of face-up packets seldom makes a position dead)."""
+    return pairs_on(control, dead_ends, H2_SEARCH) and (
+        (move & TURNED) != 0 or move_kind(move) == TO_FOUNDATION
+    )
 
 
 @kernel
@@ -175,7 +171,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     if (
         (control[CONTROL_OPTIONS] & HOPELESS)
         and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
-    ) or pairs_dead(state, params, control, dead_ends, control[CONTROL_PAIR_COST] == 0):
+    ) or pairs_dead(state, params, control, dead_ends, pairs_on(control, dead_ends, H2)):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves, 0, scores)
@@ -208,7 +204,6 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         next_index[depth] = index + 1
         applied[depth] = apply_move(state, params, zobrist, column_keys, moves[starts[depth] + index])
         nodes += 1
-        control[CONTROL_PAIR_CREDIT] += 1
         child = depth + 1
         if cards_home(state, params) == card_count:
             depth = child
@@ -233,7 +228,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
             (control[CONTROL_OPTIONS] & HOPELESS)
             and may_turn_hopeless(state, params, move)
             and hopeless(state, params, watched_place(state, params, move), NOWHERE)
-        ) or pairs_dead(state, params, control, dead_ends, pairs_due(control, move)):
+        ) or pairs_dead(state, params, control, dead_ends, pairs_due(control, dead_ends, move)):
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]
