@@ -5,6 +5,7 @@ that no position on a winning line is flagged, and what it decides at the root o
     python benchmarks/bench_h2.py lines                     # every position of every catalogue line
     python benchmarks/bench_h2.py root --deals 1-2000       # root verdicts against the study's
     python benchmarks/bench_h2.py compare --numbering kpat --deals 1-600   # solve with and without it
+    python benchmarks/bench_h2.py search --deals 395,2368 --switches every  # positions and CPU a proof
 
 ``cost`` times calls inside one numba loop (no Python call in the figure) on positions from
 random playouts of hard PySolFC deals, strict and with foundation return, split by verdict.
@@ -14,7 +15,10 @@ bug, and the script exits 1. ``root`` tests the opening of each deal and counts 
 against ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is
 a soundness bug (exit 1). ``compare`` solves each deal with the default reductions and with
 the same but the pairwise test, at a node budget: a deal solved one way and proved lost the
-other is a soundness bug (exit 1). Each writes ``benchmarks/results/h2_<what>.json``.
+other is a soundness bug (exit 1). ``search`` solves each deal with the switches named
+(``off``: no pairwise test; ``root``: the default; ``search``: also ``H2_SEARCH``; ``every``:
+also ``NOGOODS``) and reports its verdict, positions, CPU seconds and the tests' counters.
+Each writes ``benchmarks/results/h2_<what>.json``.
 """
 
 import argparse
@@ -39,7 +43,7 @@ from solver.packing import pack
 from solver.reference import apply_move, legal_moves
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
-from solver.solve import solve_position
+from solver.solve import dead_end_counters, solve_position
 
 RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
@@ -176,19 +180,50 @@ def compare(args) -> dict:
     }
 
 
+SWITCHES = {
+    "off": moves.ALL_REDUCTIONS & ~moves.H2,
+    "root": moves.ALL_REDUCTIONS,
+    "search": moves.ALL_REDUCTIONS | moves.H2_SEARCH,
+    "every": moves.EVERY_PAIR_TEST,
+}
+
+
+def search(args) -> dict:
+    rules = Rules("yukon", args.foundation_return)
+    limits = Limits(max_nodes=args.max_nodes, time_limit=None)
+    rows = []
+    for deal in parse_deals(args.deals, args.numbering):
+        started = time.process_time()
+        result = solve_position(
+            deal_board("yukon", deal, args.numbering), rules, limits, SWITCHES[args.switches]
+        )
+        row = {
+            "deal": deal,
+            "status": result.status,
+            "nodes": result.nodes,
+            "cpu": time.process_time() - started,
+        }
+        rows.append(row | dead_end_counters())
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    return {"rules": rules.label(), "numbering": args.numbering, "switches": args.switches, "rows": rows}
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=("cost", "lines", "root", "compare"))
+    parser.add_argument("what", choices=("cost", "lines", "root", "compare", "search"))
     parser.add_argument("--games", type=int, default=20, help="cost: playouts per deal (default 20)")
     parser.add_argument(
         "--repeats", type=int, default=7, help="cost: timings per call, best kept (default 7)"
     )
     parser.add_argument("--seed", type=int, default=5, help="cost: playout seed (default 5)")
-    parser.add_argument("--deals", default="1-2000", help="root, compare: deals (default 1-2000)")
+    parser.add_argument("--deals", default="1-2000", help="root, compare, search: deals (default 1-2000)")
     parser.add_argument("--numbering", choices=NUMBERINGS, default="pysol", help="compare: deal numbering")
-    parser.add_argument("--max-nodes", type=int, default=1_000_000, help="compare: node budget a solve")
+    parser.add_argument(
+        "--max-nodes", type=int, default=1_000_000, help="compare, search: node budget a solve"
+    )
+    parser.add_argument("--switches", choices=SWITCHES, default="every", help="search: pairwise tests on")
     parser.add_argument("--foundation-return", action="store_true", help="root: with foundation return")
     parser.add_argument("--out", default=None, help="JSON file (default benchmarks/results/h2_<what>.json)")
     return parser.parse_args(argv)
@@ -197,7 +232,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
-    figures = {"cost": cost, "lines": lines, "root": root, "compare": compare}[args.what](args)
+    figures = {"cost": cost, "lines": lines, "root": root, "compare": compare, "search": search}[args.what](
+        args
+    )
     suffix = "-return" if args.what == "root" and args.foundation_return else ""
     write_json(
         args.out or RESULTS / f"h2_{args.what}{suffix}.json",

@@ -55,6 +55,20 @@ def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
     return tables
 
 
+def dead_end_counters() -> dict[str, int]:
+    """What the pairwise tests did in this thread's last solve: full tests, of them dead, and
+    checks of the remembered dead tables, of them dead."""
+    tables = getattr(_thread_stacks, "dead_ends", None)
+    header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
+    slots = {
+        "tests": h2.HEADER_CALLS,
+        "dead": h2.HEADER_DEAD,
+        "nogood_checks": h2.HEADER_NOGOOD_CALLS,
+        "nogood_dead": h2.HEADER_NOGOOD_DEAD,
+    }
+    return {name: int(header[slot]) for name, slot in slots.items()}
+
+
 class Budget:
     """Nodes, time and memory left for one solve; ``spent`` names what ran out."""
 

@@ -256,7 +256,7 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
             moves.EVERY_PAIR_TEST,
             Limits(max_nodes=300_000),
         )
-        tested[deal] = int(solve._thread_stacks.dead_ends[h2.H2_HEADER][h2.HEADER_CALLS])
+        tested[deal] = solve.dead_end_counters()["tests"]
     assert tested[1] == 0 and tested[395] > 1
     result = checked_solve(
         deal_board("yukon", 355, "pysol"), Rules("yukon"), moves.ALL_REDUCTIONS, Limits(max_nodes=300_000)
