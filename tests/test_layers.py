@@ -30,6 +30,7 @@ RANKS = {
     "solver.ranges": 1,
     "solver.stats": 0,
     "solver.interrupts": 0,
+    "solver.atomic": 0,
     "solver.engine": 0,
 }
 
