@@ -29,9 +29,11 @@ import time
 from pathlib import Path
 
 import plots
-import study
+import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
+from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds
 
+from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
@@ -91,7 +93,7 @@ def nodes_of(rows: list[tuple]) -> list[int]:
     return [row[3] for row in rows]
 
 
-def variant_figures(table: study.Table, groups: dict[str, list[tuple]], runs: int) -> dict:
+def variant_figures(table: tables.Table, groups: dict[str, list[tuple]], runs: int) -> dict:
     """One variant's groups with the p50/p90/p99/max of their time and nodes per deal."""
     deals = sorted(row[0] for members in groups.values() for row in members)
     return {
@@ -118,7 +120,7 @@ def difficulty(args) -> tuple[dict, dict]:
     figures, rows = {}, {}
     for variant in VARIANTS:
         try:
-            table = study.read_table(args.tables, variant)
+            table = tables.read_table(args.tables, variant)
             failures, runs = read_ratings(args.players, variant)
         except (YukonError, OSError) as error:
             print(f"note: no difficulty figures for {variant}: {error}", file=sys.stderr)
@@ -184,8 +186,8 @@ def hard_deals(
 
 
 def solve_command(deal: int | str, memory: str, max_nodes: int) -> list[str]:
-    arguments = ["solve", str(deal), "--json", "--memory", memory, "--max-nodes", str(max_nodes)]
-    return ["yukon", *arguments, "--time-limit", "inf"]
+    """The words of one measured ``yukon solve``: a node budget and no time limit."""
+    return solve_arguments(deal, as_json=True, memory=memory, max_nodes=max_nodes, time_limit=float("inf"))
 
 
 def run_yukon(command: list[str]) -> tuple[dict, int, float]:
@@ -242,7 +244,7 @@ def memory_setting(deals: list[int], memory: str, max_nodes: int) -> dict:
 
 def memory(args) -> dict:
     """Solve the hard deals at every ``--memory`` size, one size after the other."""
-    table = study.read_table(args.tables, "yukon")
+    table = tables.read_table(args.tables, "yukon")
     deals = parse_deals(args.deals) if args.deals else hard_deals(table.rows)
     known = {row[0]: {"status": row[1], "nodes": row[3], "ms": row[4]} for row in table.rows}
     # Loads (or compiles) the kernels outside the figures; its RSS is the process's without a search.
@@ -379,7 +381,7 @@ def difficulty_section(figures: dict) -> str:
     for variant, entry in figures["variants"].items():
         for name, group in entry["groups"].items():
             lines.append(
-                f"| {variant} | {name} | {group['deals']:,} | {spread(group['seconds'], study.seconds)} | "
+                f"| {variant} | {name} | {group['deals']:,} | {spread(group['seconds'], seconds)} | "
                 f"{spread(group['nodes'], lambda value: f'{value:,.0f}')} |"
             )
     lines += ["", f"From `{figures['command']}` ({figures['date']}); the deals and their times:"]
@@ -449,8 +451,8 @@ def report(figures: dict, images: list[str]) -> str:
         "`benchmarks/results/scaling.json`; do not edit by hand."
     ]
     parts += [section(figures[name]) for name, section in sections.items() if name in figures]
-    parts.append(study.plot_section(images))
-    return "\n\n".join(part for part in parts if part) + "\n"
+    parts.append(plot_section(images))
+    return join_sections(parts)
 
 
 # ---- command ------------------------------------------------------------------------------
@@ -483,7 +485,7 @@ def parse_arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("part", choices=(*PARTS, "all"), help="what to measure (all: every part)")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON; plots go beside it")
-    parser.add_argument("--tables", type=Path, default=study.RESULTS, help="folder of the compact tables")
+    parser.add_argument("--tables", type=Path, default=tables.RESULTS, help="folder of the compact tables")
     parser.add_argument("--players", type=Path, default=RESULTS, help="folder of player_calibration_*")
     parser.add_argument("--deals", help="memory: yukon deals to solve [8 hard deals from the yukon table]")
     parser.add_argument("--memory-sizes", default=MEMORY_SIZES, help="memory: --memory sizes to compare")
@@ -502,9 +504,9 @@ def main(argv=None) -> int:
         for name in PARTS if args.part == "all" else (args.part,):
             run_part(name, args, figures)
         write_json(args.out, figures)
-        block = report(figures, readme_images(args))
+        block = report(figures, scaling_images(args))
         if args.readme:
-            study.rewrite_readme(args.readme, block, MARKERS)
+            rewrite_readme(args.readme, block, MARKERS)
     except YukonError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -512,11 +514,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def readme_images(args) -> list[str]:
+def scaling_images(args) -> list[str]:
     """The scaling plots beside the JSON, relative to the README's folder."""
-    readme_dir = (args.readme or Path("README.md")).resolve().parent
     drawn = [args.out.parent / f"scaling_{name}.png" for name in PARTS]
-    return [Path(os.path.relpath(path, readme_dir)).as_posix() for path in drawn if path.is_file()]
+    return readme_images([path for path in drawn if path.is_file()], args.readme)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from solver.stats import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_scaling  # noqa: E402
-import study  # noqa: E402
+import tables  # noqa: E402
 
 RUNS = 16
 # deal: (status, nodes, ms, greedy failures or None). Yukon tiers: easy <= 8 failures of 16,
@@ -50,7 +50,7 @@ def inputs(tmp_path):
         "time_limits": [2.0],
         "solver_versions": ["0.1.0"],
     }
-    study.write_table(study.Table("yukon", source, rows), tmp_path / "tables")
+    tables.write_table(tables.Table("yukon", source, rows), tmp_path / "tables")
     (tmp_path / "player_calibration_yukon.json").write_text(json.dumps({"runs": RUNS}))
     with (tmp_path / "player_calibration_yukon.jsonl").open("w") as lines:
         for deal in CALIBRATED:
@@ -93,7 +93,7 @@ def test_difficulty_groups_the_calibrated_deals_by_tier_and_verdict(inputs):
 
 
 def test_hard_deals_are_the_busiest_solved_and_unsolvable_in_the_time_window(inputs):
-    rows = study.read_table(inputs / "tables", "yukon").rows
+    rows = tables.read_table(inputs / "tables", "yukon").rows
     assert bench_scaling.hard_deals(rows, count=4, low_ms=500, high_ms=3000) == [10, 11, 13, 14]
 
 

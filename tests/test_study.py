@@ -15,6 +15,7 @@ from solver.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import study  # noqa: E402
+import study_figures  # noqa: E402
 
 YUKON_RETURN = Rules("yukon", foundation_return=True)
 # Deals 1-10 strict; 12 is stored past the gap at 11.
@@ -118,8 +119,8 @@ def test_report_names_the_commands_and_the_plan(stores, tmp_path, capsys):
 
 
 def test_deals_for_a_tenth_of_a_percent():
-    assert study.deals_for_half_width(0.5, 0.001) == 960_365
-    assert study.deals_for_half_width(0.9, 0.001) == 345_732
+    assert study_figures.deals_for_half_width(0.5, 0.001) == 960_365
+    assert study_figures.deals_for_half_width(0.9, 0.001) == 345_732
 
 
 def test_readme_block_is_replaced_between_the_markers(stores, tmp_path):
@@ -174,7 +175,7 @@ def test_player_figures_are_read_when_present(tmp_path):
         )
     )
     (tmp_path / "player_other.json").write_text("not json")
-    players = study.player_figures(tmp_path)
+    players = study_figures.player_figures(tmp_path)
     assert players["yukon"]["tiers"]["split"]["easy"] == 0.5
     assert players["yukon"]["sampling"]["wins"] == 2 and players["yukon"]["sampling"]["deals"] == 4
     assert players["yukon"]["greedy"]["wins"] == 2 and players["yukon"]["greedy"]["deals"] == 8
@@ -192,7 +193,7 @@ def test_the_runs_summaries_win_over_compare_runs(tmp_path):
     ]
     for name in ("player_a_runs.json", "player_runs.json"):
         (tmp_path / name).write_text(json.dumps({"variants": {"yukon": {"policies": policies}}}))
-        players = study.player_figures(tmp_path)["yukon"]
+        players = study_figures.player_figures(tmp_path)["yukon"]
         assert players["greedy"]["deals"] == 100 and players["sampling"]["wins"] == 6
         assert players["sampling_on_solvable"]["deals"] == 9
         (tmp_path / name).unlink()
