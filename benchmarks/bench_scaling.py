@@ -32,6 +32,7 @@ import plots
 import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
 from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds
+from shapes import DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
 
 from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
@@ -114,7 +115,7 @@ def variant_figures(table: tables.Table, groups: dict[str, list[tuple]], runs: i
     }
 
 
-def difficulty(args) -> tuple[dict, dict]:
+def difficulty(args) -> tuple[DifficultyFigures, dict]:
     """The difficulty figures of every variant with a table and a calibration, and each
     variant's grouped rows (for the plot)."""
     figures, rows = {}, {}
@@ -218,7 +219,7 @@ def measured_solve(deal: int, memory: str, max_nodes: int) -> dict:
     }
 
 
-def memory_setting(deals: list[int], memory: str, max_nodes: int) -> dict:
+def memory_setting(deals: list[int], memory: str, max_nodes: int) -> MemorySetting:
     """Every deal at one ``--memory`` size, one process each, and the setting's totals."""
     rows = []
     for deal in deals:
@@ -242,7 +243,7 @@ def memory_setting(deals: list[int], memory: str, max_nodes: int) -> dict:
     }
 
 
-def memory(args) -> dict:
+def memory(args) -> MemoryFigures:
     """Solve the hard deals at every ``--memory`` size, one size after the other."""
     table = tables.read_table(args.tables, "yukon")
     deals = parse_deals(args.deals) if args.deals else hard_deals(table.rows)
@@ -315,7 +316,7 @@ def draw_memory(pyplot, figures: dict):
 # ---- jobs ---------------------------------------------------------------------------------
 
 
-def jobs(args) -> dict:
+def jobs(args) -> JobsFigures:
     """``bench_batch.py``'s throughput per worker count, as it recorded it."""
     try:
         batch = json.loads(args.batch.read_text())
@@ -371,7 +372,7 @@ def mib(value: int) -> str:
     return f"{value / MIB:,.1f}"
 
 
-def difficulty_section(figures: dict) -> str:
+def difficulty_section(figures: DifficultyFigures) -> str:
     lines = [
         "### Time and nodes per deal by difficulty",
         "",
@@ -396,7 +397,7 @@ def difficulty_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def memory_section(figures: dict) -> str:
+def memory_section(figures: MemoryFigures) -> str:
     lines = [
         "### Memory and time against `--memory`",
         "",
@@ -424,7 +425,7 @@ def memory_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def jobs_section(figures: dict) -> str:
+def jobs_section(figures: JobsFigures) -> str:
     lines = [
         "### Throughput against `--jobs`",
         "",
@@ -443,7 +444,7 @@ def jobs_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def report(figures: dict, images: list[str]) -> str:
+def report(figures: ScalingFigures, images: list[str]) -> str:
     """The scaling figures as Markdown; ``images`` are the plots' paths relative to the README."""
     sections = {"difficulty": difficulty_section, "memory": memory_section, "jobs": jobs_section}
     parts = [
@@ -466,7 +467,7 @@ def draw(name: str, drawing, directory: Path) -> Path | None:
     return plots.save(pyplot, drawing(pyplot), directory / f"scaling_{name}.png")
 
 
-def run_part(name: str, args, figures: dict) -> None:
+def run_part(name: str, args, figures: ScalingFigures) -> None:
     """Measure (or read) one part into ``figures`` and draw its plot."""
     if name == "difficulty":
         figures[name], rows = difficulty(args)

@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from pathlib import Path
 
+from shapes import ExtensionPlan, RetryPlan, ReturnFigures, RuleSetFigures, StudyFigures
 from tables import Table, contiguous_prefix
 
 from solver.commands import solve_command
@@ -21,7 +22,7 @@ DEALS_LISTED = 20
 RETRY_TIME_LIMIT = 60
 
 
-def rule_set_figures(table: Table) -> dict:
+def rule_set_figures(table: Table) -> RuleSetFigures:
     """Counts, win rates with their intervals, time, nodes and solution lengths over deals 1..N."""
     rows = contiguous_prefix(table.rows)
     counts = Counter(status for _, status, *_ in rows)
@@ -68,7 +69,7 @@ def deals_for_half_width(rate: float, half_width: float) -> int:
     return math.ceil(Z_95**2 * rate * (1 - rate) / half_width**2)
 
 
-def extension_plan(figures: dict, jobs: int = 2) -> dict | None:
+def extension_plan(figures: RuleSetFigures, jobs: int = 2) -> ExtensionPlan | None:
     """How many deals reach ±0.1% and the commands that get there: resume the same store, or
     the same run on a Dask cluster. None without decided deals."""
     rate = figures["win_rate"]["decided"]["rate"]
@@ -93,7 +94,7 @@ def extension_plan(figures: dict, jobs: int = 2) -> dict | None:
     }
 
 
-def retry_plan(figures: dict, jobs: int) -> dict | None:
+def retry_plan(figures: RuleSetFigures, jobs: int) -> RetryPlan | None:
     """The unknowns widen the bounds whatever the number of deals: the command that retries
     them with a longer limit, and its hours if every retry ran the whole limit. None without
     unknowns."""
@@ -120,7 +121,7 @@ def round_up(deals: int, step: int = 1000) -> int:
     return -(-deals // step) * step
 
 
-def return_figures(strict: Table, with_return: Table) -> dict:
+def return_figures(strict: Table, with_return: Table) -> ReturnFigures:
     """The same deals under both rule sets: how often foundation return turns an unsolvable
     deal solvable, and the consistency check (a strict win must be a win with return)."""
     strict_rows, return_rows = contiguous_prefix(strict.rows), contiguous_prefix(with_return.rows)
@@ -191,7 +192,7 @@ def played_rate(rate: float, games: int, file: str) -> dict:
     return {**rate_entry(round(rate * games), games), "file": file}
 
 
-def study_figures(tables: list[Table], player_directory: Path) -> dict:
+def study_figures(tables: list[Table], player_directory: Path) -> StudyFigures:
     """Every figure of the study."""
     by_name = {table.name: table for table in tables}
     pairs = [(name, name + "-return") for name in by_name if name + "-return" in by_name]

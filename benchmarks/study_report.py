@@ -2,6 +2,7 @@
 in the README's winnability block."""
 
 from reports import interval, join_sections, pct, plot_section, seconds
+from shapes import StudyFigures
 from study_figures import RETRY_TIME_LIMIT
 
 from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
@@ -9,7 +10,7 @@ from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 MARKERS = ("<!-- winnability:start -->", "<!-- winnability:end -->")
 
 
-def report(figures: dict, images: list[str]) -> str:
+def report(figures: StudyFigures, images: list[str]) -> str:
     """The study as Markdown (the README block and what the script prints); ``images`` are
     the plots' paths relative to the README."""
     parts = [

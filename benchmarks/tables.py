@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from shapes import TableSource
+
 from solver.atomic import replace_file
 from solver.commands import solve_command
 from solver.errors import YukonError
@@ -33,7 +35,7 @@ class Table:
     order, and where they came from."""
 
     name: str
-    source: dict
+    source: TableSource
     rows: list[tuple]
 
     @property

@@ -12,6 +12,7 @@ from solver.stats import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_scaling  # noqa: E402
+import shapes  # noqa: E402
 import tables  # noqa: E402
 
 RUNS = 16
@@ -121,3 +122,21 @@ def test_every_part_writes_its_plot_and_the_readme_block(inputs, monkeypatch):
     text = readme.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "![scaling_memory](out/scaling_memory.png)" in text and "| 64M | 2 / 0 / 0 |" in text
+
+
+def test_scaling_json_has_the_declared_shapes(inputs, monkeypatch):
+    monkeypatch.setattr(bench_scaling, "run_yukon", fake_yukon)
+    figures = run(inputs, "all", "--deals", "1,2", "--memory-sizes", "16M", "--no-plots")
+    assert set(figures) == keys_of(shapes.ScalingFigures)
+    parts = {
+        "difficulty": shapes.DifficultyFigures,
+        "memory": shapes.MemoryFigures,
+        "jobs": shapes.JobsFigures,
+    }
+    for name, shape in parts.items():
+        assert set(figures[name]) == keys_of(shape), name
+    assert set(figures["memory"]["settings"][0]) == keys_of(shapes.MemorySetting)
+
+
+def keys_of(shape) -> set[str]:
+    return shape.__required_keys__ | shape.__optional_keys__

@@ -14,6 +14,7 @@ from solver.stats import rate_entry
 from solver.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import shapes  # noqa: E402
 import study  # noqa: E402
 import study_figures  # noqa: E402
 
@@ -80,6 +81,26 @@ def test_figures_cover_deals_one_to_n_from_the_stores(stores, tmp_path):
     assert strict["solution_length"]["min"] == 81 and strict["solution_length"]["max"] == 90
     assert strict["nodes"] == 10 * sum(range(1, 11))
     assert strict["source"]["commands"] == ["yukon solve 1-12 --variant yukon --time-limit 10 --out yukon.db"]
+
+
+def test_study_json_and_the_sources_have_the_declared_shapes(stores, tmp_path):
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    figures = figures_of(out)
+    assert set(figures) == set(shapes.StudyFigures.__required_keys__)
+    for rule_set in figures["rule_sets"]:
+        assert set(rule_set) == set(shapes.RuleSetFigures.__required_keys__)
+        source = json.loads((out / f"{rule_set['name']}.source.json").read_text())
+        assert source == rule_set["source"]
+        assert (
+            set(shapes.TableSource.__required_keys__)
+            <= set(source)
+            <= shapes.TableSource.__annotations__.keys()
+        )
+    plan = figures["extension"]["yukon"]
+    assert set(plan) == set(shapes.ExtensionPlan.__required_keys__)
+    assert set(plan["retry_unknown"]) == set(shapes.RetryPlan.__required_keys__)
+    assert set(figures["foundation_return"][0]) == set(shapes.ReturnFigures.__required_keys__)
 
 
 def test_foundation_return_gains_and_contradictions(stores, tmp_path):
