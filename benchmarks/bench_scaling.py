@@ -31,7 +31,7 @@ from pathlib import Path
 import plots
 import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
-from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds
+from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
 from shapes import DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
 
 from solver.commands import solve_arguments
@@ -373,12 +373,11 @@ def mib(value: int) -> str:
 
 
 def difficulty_section(figures: DifficultyFigures) -> str:
-    lines = [
-        "### Time and nodes per deal by difficulty",
-        "",
-        "| Variant | Group | Deals | Seconds p50 / p90 / p99 / max | Nodes p50 / p90 / p99 / max |",
-        "| --- | --- | ---: | --- | --- |",
-    ]
+    lines = table_start(
+        "Time and nodes per deal by difficulty",
+        "Variant | Group | Deals | Seconds p50 / p90 / p99 / max | Nodes p50 / p90 / p99 / max",
+        "llrll",
+    )
     for variant, entry in figures["variants"].items():
         for name, group in entry["groups"].items():
             lines.append(
@@ -398,13 +397,12 @@ def difficulty_section(figures: DifficultyFigures) -> str:
 
 
 def memory_section(figures: MemoryFigures) -> str:
-    lines = [
-        "### Memory and time against `--memory`",
-        "",
-        "| `--memory` | Solved / unsolvable / unknown | Solving s | Processes' wall s | Nodes | "
-        "Peak table entries | Table payload MiB | Max RSS MiB |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    lines = table_start(
+        "Memory and time against `--memory`",
+        "`--memory` | Solved / unsolvable / unknown | Solving s | Processes' wall s | Nodes | "
+        "Peak table entries | Table payload MiB | Max RSS MiB",
+        "llrrrrrr",
+    )
     for setting in figures["settings"]:
         counts = setting["counts"]
         lines.append(
@@ -426,12 +424,11 @@ def memory_section(figures: MemoryFigures) -> str:
 
 
 def jobs_section(figures: JobsFigures) -> str:
-    lines = [
-        "### Throughput against `--jobs`",
-        "",
-        "| `--jobs` | Deals | Wall s | Deals/s | Speed-up | Efficiency |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    lines = table_start(
+        "Throughput against `--jobs`",
+        "`--jobs` | Deals | Wall s | Deals/s | Speed-up | Efficiency",
+        "rrrrrr",
+    )
     for run in figures["runs"]:
         lines.append(
             f"| {run['jobs']} | {run['deals']:,} | {run['wall_seconds']:.1f} | "

@@ -7,6 +7,8 @@ from pathlib import Path
 from solver.atomic import replace_file
 from solver.errors import YukonError
 
+ALIGNMENT = {"l": "---", "r": "---:"}
+
 
 def pct(value, digits: int = 2) -> str:
     return "n/a" if value is None else f"{100 * value:.{digits}f}%"
@@ -47,3 +49,11 @@ def rewrite_readme(path: Path, block: str, markers: tuple[str, str]) -> None:
     before, rest = text.split(start)
     _, after = rest.split(end)
     replace_file(path, f"{before}{start}\n{block}{end}{after}")
+
+
+def table_start(title: str, header: str, alignment: str, intro: str | None = None) -> list[str]:
+    """A section's first lines: its heading, ``intro`` (a paragraph, if any), then its Markdown
+    table's header (``header``: the column names between pipes) and alignment line (one
+    letter a column in ``alignment``: ``l`` left, ``r`` right)."""
+    rule = " | ".join(ALIGNMENT[letter] for letter in alignment)
+    return [f"### {title}", "", *([intro, ""] if intro else []), f"| {header} |", f"| {rule} |"]

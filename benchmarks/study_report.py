@@ -1,7 +1,7 @@
 """The study's report in Markdown, from its figures: what ``study.py`` prints and puts
 in the README's winnability block."""
 
-from reports import interval, join_sections, pct, plot_section, seconds
+from reports import interval, join_sections, pct, plot_section, seconds, table_start
 from shapes import StudyFigures
 from study_figures import RETRY_TIME_LIMIT
 
@@ -45,13 +45,12 @@ def provenance(rule_set: dict) -> str:
 
 
 def win_rate_section(rule_sets: list[dict]) -> str:
-    lines = [
-        "### Thoughtful win rate (PySolFC deals 1..N, 95% Wilson intervals)",
-        "",
-        "| Rule set | Deals | Solved | Unsolvable | Unknown | Win rate (decided) | Unknown lost | "
-        "Unknown won | Bounds | ± at this size | Unknowns add |",
-        "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | ---: | ---: |",
-    ]
+    lines = table_start(
+        "Thoughtful win rate (PySolFC deals 1..N, 95% Wilson intervals)",
+        "Rule set | Deals | Solved | Unsolvable | Unknown | Win rate (decided) | Unknown lost | "
+        "Unknown won | Bounds | ± at this size | Unknowns add",
+        "lrrrrllllrr",
+    )
     for figures in rule_sets:
         rate, counts = figures["win_rate"], figures["counts"]
         lines.append(
@@ -72,17 +71,15 @@ def win_rate_section(rule_sets: list[dict]) -> str:
 
 
 def extension_section(rule_sets: list[dict], plans: dict) -> str:
-    lines = [
-        "### Reaching ±0.1%",
-        "",
-        "Running the same command over a longer range resumes the store: the deals it holds are "
+    lines = table_start(
+        "Reaching ±0.1%",
+        "Rule set | Deals for ±0.1% | More deals | Hours on 2 cores | Resume | Dask cluster",
+        "lrrrll",
+        intro="Running the same command over a longer range resumes the store: the deals it holds are "
         "skipped. On a Dask cluster (see above) the same store is filled the same way. "
         "Hours are at this run's mean time per deal; ±0.1% is the 95% half-width over decided deals "
         "at the observed rate (normal approximation).",
-        "",
-        "| Rule set | Deals for ±0.1% | More deals | Hours on 2 cores | Resume | Dask cluster |",
-        "| --- | ---: | ---: | ---: | --- | --- |",
-    ]
+    )
     for figures in rule_sets:
         plan = plans[figures["name"]]
         if plan is None:
@@ -111,13 +108,12 @@ def extension_section(rule_sets: list[dict], plans: dict) -> str:
 def return_section(comparisons: list[dict]) -> str:
     if not comparisons:
         return ""
-    lines = [
-        "### What foundation return changes (same deals, both rule sets)",
-        "",
-        "| Variant | Deals | Unsolvable strict, solved with return | of strict unsolvable | of all deals | "
-        "Strict solved, unsolvable with return | Strict solved, unknown with return |",
-        "| --- | ---: | ---: | --- | --- | --- | ---: |",
-    ]
+    lines = table_start(
+        "What foundation return changes (same deals, both rule sets)",
+        "Variant | Deals | Unsolvable strict, solved with return | of strict unsolvable | of all deals | "
+        "Strict solved, unsolvable with return | Strict solved, unknown with return",
+        "lrrlllr",
+    )
     for item in comparisons:
         turned, check = item["unsolvable_turned_solvable"], item["consistency"]
         contradictions = check["strict_solved_return_unsolvable"]
@@ -131,13 +127,11 @@ def return_section(comparisons: list[dict]) -> str:
 
 
 def effort_section(rule_sets: list[dict]) -> str:
-    lines = [
-        "### Effort and solution length",
-        "",
-        "| Rule set | Median s | p90 s | p99 s | Max s | CPU hours | Nodes | "
-        "Length min / median / mean / max |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-    ]
+    lines = table_start(
+        "Effort and solution length",
+        "Rule set | Median s | p90 s | p99 s | Max s | CPU hours | Nodes | Length min / median / mean / max",
+        "lrrrrrrl",
+    )
     for figures in rule_sets:
         times, length = figures["seconds_per_deal"], figures["solution_length"]
         lengths = (
@@ -161,13 +155,12 @@ def player_section(players: dict, rule_sets: list[dict]) -> str:
         for figures in rule_sets
         if not figures["source"]["rules"]["foundation_return"]
     }
-    lines = [
-        "### The non-peeking player against the thoughtful solver (strict rules)",
-        "",
-        "| Variant | Thoughtful (decided) | Greedy player | Sampling player | Greedy on solvable deals | "
-        "Sampling on solvable deals | Tiers easy / normal / hard (of solvable) |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
+    lines = table_start(
+        "The non-peeking player against the thoughtful solver (strict rules)",
+        "Variant | Thoughtful (decided) | Greedy player | Sampling player | Greedy on solvable deals | "
+        "Sampling on solvable deals | Tiers easy / normal / hard (of solvable)",
+        "lllllll",
+    )
     files = set()
     for variant, entry in sorted(players.items()):
         figures = strict.get(variant)
