@@ -23,6 +23,8 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, write_json
 
+from solver.commands import solve_arguments
+
 YUKON = str(Path(sys.executable).parent / "yukon")
 NOTICE = "compiling the solver"
 
@@ -61,14 +63,14 @@ def fresh_cache(function):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    single = ["solve", args.deal]
+    single = solve_arguments(args.deal)[1:]
 
     def cold_then_warm(cache_dir):
         return [run(single, cache_dir)] + [run(single, cache_dir) for _ in range(args.warm_runs)]
 
     solves = fresh_cache(cold_then_warm)
     batch = fresh_cache(
-        lambda cache_dir: run(["solve", args.batch, "--jobs", "2", "--out", f"{cache_dir}/b.db"], cache_dir)
+        lambda cache_dir: run(solve_arguments(args.batch, jobs=2, out=f"{cache_dir}/b.db")[1:], cache_dir)
     )
     quiet = [fresh_cache(lambda cache_dir, a=a: run(a, cache_dir)) for a in (["deal", args.deal], ["--help"])]
     data = {

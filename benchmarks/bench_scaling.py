@@ -29,9 +29,12 @@ import time
 from pathlib import Path
 
 import plots
-import study
+import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
+from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
+from shapes import DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
 
+from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
@@ -91,7 +94,7 @@ def nodes_of(rows: list[tuple]) -> list[int]:
     return [row[3] for row in rows]
 
 
-def variant_figures(table: study.Table, groups: dict[str, list[tuple]], runs: int) -> dict:
+def variant_figures(table: tables.Table, groups: dict[str, list[tuple]], runs: int) -> dict:
     """One variant's groups with the p50/p90/p99/max of their time and nodes per deal."""
     deals = sorted(row[0] for members in groups.values() for row in members)
     return {
@@ -112,13 +115,13 @@ def variant_figures(table: study.Table, groups: dict[str, list[tuple]], runs: in
     }
 
 
-def difficulty(args) -> tuple[dict, dict]:
+def difficulty(args) -> tuple[DifficultyFigures, dict]:
     """The difficulty figures of every variant with a table and a calibration, and each
     variant's grouped rows (for the plot)."""
     figures, rows = {}, {}
     for variant in VARIANTS:
         try:
-            table = study.read_table(args.tables, variant)
+            table = tables.read_table(args.tables, variant)
             failures, runs = read_ratings(args.players, variant)
         except (YukonError, OSError) as error:
             print(f"note: no difficulty figures for {variant}: {error}", file=sys.stderr)
@@ -184,8 +187,8 @@ def hard_deals(
 
 
 def solve_command(deal: int | str, memory: str, max_nodes: int) -> list[str]:
-    arguments = ["solve", str(deal), "--json", "--memory", memory, "--max-nodes", str(max_nodes)]
-    return ["yukon", *arguments, "--time-limit", "inf"]
+    """The words of one measured ``yukon solve``: a node budget and no time limit."""
+    return solve_arguments(deal, as_json=True, memory=memory, max_nodes=max_nodes, time_limit=float("inf"))
 
 
 def run_yukon(command: list[str]) -> tuple[dict, int, float]:
@@ -216,7 +219,7 @@ def measured_solve(deal: int, memory: str, max_nodes: int) -> dict:
     }
 
 
-def memory_setting(deals: list[int], memory: str, max_nodes: int) -> dict:
+def memory_setting(deals: list[int], memory: str, max_nodes: int) -> MemorySetting:
     """Every deal at one ``--memory`` size, one process each, and the setting's totals."""
     rows = []
     for deal in deals:
@@ -240,9 +243,9 @@ def memory_setting(deals: list[int], memory: str, max_nodes: int) -> dict:
     }
 
 
-def memory(args) -> dict:
+def memory(args) -> MemoryFigures:
     """Solve the hard deals at every ``--memory`` size, one size after the other."""
-    table = study.read_table(args.tables, "yukon")
+    table = tables.read_table(args.tables, "yukon")
     deals = parse_deals(args.deals) if args.deals else hard_deals(table.rows)
     known = {row[0]: {"status": row[1], "nodes": row[3], "ms": row[4]} for row in table.rows}
     # Loads (or compiles) the kernels outside the figures; its RSS is the process's without a search.
@@ -313,7 +316,7 @@ def draw_memory(pyplot, figures: dict):
 # ---- jobs ---------------------------------------------------------------------------------
 
 
-def jobs(args) -> dict:
+def jobs(args) -> JobsFigures:
     """``bench_batch.py``'s throughput per worker count, as it recorded it."""
     try:
         batch = json.loads(args.batch.read_text())
@@ -369,17 +372,16 @@ def mib(value: int) -> str:
     return f"{value / MIB:,.1f}"
 
 
-def difficulty_section(figures: dict) -> str:
-    lines = [
-        "### Time and nodes per deal by difficulty",
-        "",
-        "| Variant | Group | Deals | Seconds p50 / p90 / p99 / max | Nodes p50 / p90 / p99 / max |",
-        "| --- | --- | ---: | --- | --- |",
-    ]
+def difficulty_section(figures: DifficultyFigures) -> str:
+    lines = table_start(
+        "Time and nodes per deal by difficulty",
+        "Variant | Group | Deals | Seconds p50 / p90 / p99 / max | Nodes p50 / p90 / p99 / max",
+        "llrll",
+    )
     for variant, entry in figures["variants"].items():
         for name, group in entry["groups"].items():
             lines.append(
-                f"| {variant} | {name} | {group['deals']:,} | {spread(group['seconds'], study.seconds)} | "
+                f"| {variant} | {name} | {group['deals']:,} | {spread(group['seconds'], seconds)} | "
                 f"{spread(group['nodes'], lambda value: f'{value:,.0f}')} |"
             )
     lines += ["", f"From `{figures['command']}` ({figures['date']}); the deals and their times:"]
@@ -394,14 +396,13 @@ def difficulty_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def memory_section(figures: dict) -> str:
-    lines = [
-        "### Memory and time against `--memory`",
-        "",
-        "| `--memory` | Solved / unsolvable / unknown | Solving s | Processes' wall s | Nodes | "
-        "Peak table entries | Table payload MiB | Max RSS MiB |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+def memory_section(figures: MemoryFigures) -> str:
+    lines = table_start(
+        "Memory and time against `--memory`",
+        "`--memory` | Solved / unsolvable / unknown | Solving s | Processes' wall s | Nodes | "
+        "Peak table entries | Table payload MiB | Max RSS MiB",
+        "llrrrrrr",
+    )
     for setting in figures["settings"]:
         counts = setting["counts"]
         lines.append(
@@ -422,13 +423,12 @@ def memory_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def jobs_section(figures: dict) -> str:
-    lines = [
-        "### Throughput against `--jobs`",
-        "",
-        "| `--jobs` | Deals | Wall s | Deals/s | Speed-up | Efficiency |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+def jobs_section(figures: JobsFigures) -> str:
+    lines = table_start(
+        "Throughput against `--jobs`",
+        "`--jobs` | Deals | Wall s | Deals/s | Speed-up | Efficiency",
+        "rrrrrr",
+    )
     for run in figures["runs"]:
         lines.append(
             f"| {run['jobs']} | {run['deals']:,} | {run['wall_seconds']:.1f} | "
@@ -441,7 +441,7 @@ def jobs_section(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def report(figures: dict, images: list[str]) -> str:
+def report(figures: ScalingFigures, images: list[str]) -> str:
     """The scaling figures as Markdown; ``images`` are the plots' paths relative to the README."""
     sections = {"difficulty": difficulty_section, "memory": memory_section, "jobs": jobs_section}
     parts = [
@@ -449,8 +449,8 @@ def report(figures: dict, images: list[str]) -> str:
         "`benchmarks/results/scaling.json`; do not edit by hand."
     ]
     parts += [section(figures[name]) for name, section in sections.items() if name in figures]
-    parts.append(study.plot_section(images))
-    return "\n\n".join(part for part in parts if part) + "\n"
+    parts.append(plot_section(images))
+    return join_sections(parts)
 
 
 # ---- command ------------------------------------------------------------------------------
@@ -464,7 +464,7 @@ def draw(name: str, drawing, directory: Path) -> Path | None:
     return plots.save(pyplot, drawing(pyplot), directory / f"scaling_{name}.png")
 
 
-def run_part(name: str, args, figures: dict) -> None:
+def run_part(name: str, args, figures: ScalingFigures) -> None:
     """Measure (or read) one part into ``figures`` and draw its plot."""
     if name == "difficulty":
         figures[name], rows = difficulty(args)
@@ -483,7 +483,7 @@ def parse_arguments(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("part", choices=(*PARTS, "all"), help="what to measure (all: every part)")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON; plots go beside it")
-    parser.add_argument("--tables", type=Path, default=study.RESULTS, help="folder of the compact tables")
+    parser.add_argument("--tables", type=Path, default=tables.RESULTS, help="folder of the compact tables")
     parser.add_argument("--players", type=Path, default=RESULTS, help="folder of player_calibration_*")
     parser.add_argument("--deals", help="memory: yukon deals to solve [8 hard deals from the yukon table]")
     parser.add_argument("--memory-sizes", default=MEMORY_SIZES, help="memory: --memory sizes to compare")
@@ -502,9 +502,9 @@ def main(argv=None) -> int:
         for name in PARTS if args.part == "all" else (args.part,):
             run_part(name, args, figures)
         write_json(args.out, figures)
-        block = report(figures, readme_images(args))
+        block = report(figures, scaling_images(args))
         if args.readme:
-            study.rewrite_readme(args.readme, block, MARKERS)
+            rewrite_readme(args.readme, block, MARKERS)
     except YukonError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -512,11 +512,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def readme_images(args) -> list[str]:
+def scaling_images(args) -> list[str]:
     """The scaling plots beside the JSON, relative to the README's folder."""
-    readme_dir = (args.readme or Path("README.md")).resolve().parent
     drawn = [args.out.parent / f"scaling_{name}.png" for name in PARTS]
-    return [Path(os.path.relpath(path, readme_dir)).as_posix() for path in drawn if path.is_file()]
+    return readme_images([path for path in drawn if path.is_file()], args.readme)
 
 
 if __name__ == "__main__":

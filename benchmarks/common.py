@@ -16,6 +16,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from solver.atomic import replace_file
 from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.record import STATUSES
@@ -127,6 +128,4 @@ def warm_up(variant: str, numbering: str, deal: int = 1, time_limit: float = 10.
 def write_json(path: str | Path, data: dict) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(data, indent=2) + "\n")
-    temporary.replace(path)
+    replace_file(path, json.dumps(data, indent=2) + "\n")

@@ -2,9 +2,11 @@
 (``pip install -e '.[plot]'``); ``study.py`` calls ``draw_all``.
 """
 
+import io
 import sys
 from pathlib import Path
 
+from solver.atomic import replace_file
 from solver.result import SOLVED, TIER_NAMES
 
 DPI = 120
@@ -52,10 +54,12 @@ def load_pyplot():
 
 
 def save(pyplot, figure, path: Path) -> Path:
-    """Write ``figure`` as a PNG (no software stamp, so the same figure gives the same bytes)
-    and close it."""
-    figure.savefig(path, dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    """Write ``figure`` as a PNG, whole or not at all (no software stamp, so the same figure
+    gives the same bytes), and close it."""
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=DPI, bbox_inches="tight", metadata={"Software": None})
     pyplot.close(figure)
+    replace_file(path, image.getvalue())
     return path
 
 

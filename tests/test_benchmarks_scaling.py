@@ -12,7 +12,8 @@ from solver.stats import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_scaling  # noqa: E402
-import study  # noqa: E402
+import shapes  # noqa: E402
+import tables  # noqa: E402
 
 RUNS = 16
 # deal: (status, nodes, ms, greedy failures or None). Yukon tiers: easy <= 8 failures of 16,
@@ -50,7 +51,7 @@ def inputs(tmp_path):
         "time_limits": [2.0],
         "solver_versions": ["0.1.0"],
     }
-    study.write_table(study.Table("yukon", source, rows), tmp_path / "tables")
+    tables.write_table(tables.Table("yukon", source, rows), tmp_path / "tables")
     (tmp_path / "player_calibration_yukon.json").write_text(json.dumps({"runs": RUNS}))
     with (tmp_path / "player_calibration_yukon.jsonl").open("w") as lines:
         for deal in CALIBRATED:
@@ -93,7 +94,7 @@ def test_difficulty_groups_the_calibrated_deals_by_tier_and_verdict(inputs):
 
 
 def test_hard_deals_are_the_busiest_solved_and_unsolvable_in_the_time_window(inputs):
-    rows = study.read_table(inputs / "tables", "yukon").rows
+    rows = tables.read_table(inputs / "tables", "yukon").rows
     assert bench_scaling.hard_deals(rows, count=4, low_ms=500, high_ms=3000) == [10, 11, 13, 14]
 
 
@@ -121,3 +122,21 @@ def test_every_part_writes_its_plot_and_the_readme_block(inputs, monkeypatch):
     text = readme.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "![scaling_memory](out/scaling_memory.png)" in text and "| 64M | 2 / 0 / 0 |" in text
+
+
+def test_scaling_json_has_the_declared_shapes(inputs, monkeypatch):
+    monkeypatch.setattr(bench_scaling, "run_yukon", fake_yukon)
+    figures = run(inputs, "all", "--deals", "1,2", "--memory-sizes", "16M", "--no-plots")
+    assert set(figures) == keys_of(shapes.ScalingFigures)
+    parts = {
+        "difficulty": shapes.DifficultyFigures,
+        "memory": shapes.MemoryFigures,
+        "jobs": shapes.JobsFigures,
+    }
+    for name, shape in parts.items():
+        assert set(figures[name]) == keys_of(shape), name
+    assert set(figures["memory"]["settings"][0]) == keys_of(shapes.MemorySetting)
+
+
+def keys_of(shape) -> set[str]:
+    return shape.__required_keys__ | shape.__optional_keys__

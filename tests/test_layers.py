@@ -20,6 +20,7 @@ RANKS = {
     "solver.solve": 2,
     "solver.packing": 2,
     "solver.record": 2,
+    "solver.commands": 2,
     # the rules layer
     "solver.rules": 1,
     "solver.cards": 1,
@@ -30,6 +31,7 @@ RANKS = {
     "solver.ranges": 1,
     "solver.stats": 0,
     "solver.interrupts": 0,
+    "solver.atomic": 0,
     "solver.engine": 0,
 }
 

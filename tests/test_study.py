@@ -14,7 +14,9 @@ from solver.stats import rate_entry
 from solver.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import shapes  # noqa: E402
 import study  # noqa: E402
+import study_figures  # noqa: E402
 
 YUKON_RETURN = Rules("yukon", foundation_return=True)
 # Deals 1-10 strict; 12 is stored past the gap at 11.
@@ -81,6 +83,26 @@ def test_figures_cover_deals_one_to_n_from_the_stores(stores, tmp_path):
     assert strict["source"]["commands"] == ["yukon solve 1-12 --variant yukon --time-limit 10 --out yukon.db"]
 
 
+def test_study_json_and_the_sources_have_the_declared_shapes(stores, tmp_path):
+    out = tmp_path / "out"
+    assert run("--stores", stores, "--out", out) == 0
+    figures = figures_of(out)
+    assert set(figures) == set(shapes.StudyFigures.__required_keys__)
+    for rule_set in figures["rule_sets"]:
+        assert set(rule_set) == set(shapes.RuleSetFigures.__required_keys__)
+        source = json.loads((out / f"{rule_set['name']}.source.json").read_text())
+        assert source == rule_set["source"]
+        assert (
+            set(shapes.TableSource.__required_keys__)
+            <= set(source)
+            <= shapes.TableSource.__annotations__.keys()
+        )
+    plan = figures["extension"]["yukon"]
+    assert set(plan) == set(shapes.ExtensionPlan.__required_keys__)
+    assert set(plan["retry_unknown"]) == set(shapes.RetryPlan.__required_keys__)
+    assert set(figures["foundation_return"][0]) == set(shapes.ReturnFigures.__required_keys__)
+
+
 def test_foundation_return_gains_and_contradictions(stores, tmp_path):
     out = tmp_path / "out"
     assert run("--stores", stores, "--out", out) == 0
@@ -118,8 +140,8 @@ def test_report_names_the_commands_and_the_plan(stores, tmp_path, capsys):
 
 
 def test_deals_for_a_tenth_of_a_percent():
-    assert study.deals_for_half_width(0.5, 0.001) == 960_365
-    assert study.deals_for_half_width(0.9, 0.001) == 345_732
+    assert study_figures.deals_for_half_width(0.5, 0.001) == 960_365
+    assert study_figures.deals_for_half_width(0.9, 0.001) == 345_732
 
 
 def test_readme_block_is_replaced_between_the_markers(stores, tmp_path):
@@ -174,7 +196,7 @@ def test_player_figures_are_read_when_present(tmp_path):
         )
     )
     (tmp_path / "player_other.json").write_text("not json")
-    players = study.player_figures(tmp_path)
+    players = study_figures.player_figures(tmp_path)
     assert players["yukon"]["tiers"]["split"]["easy"] == 0.5
     assert players["yukon"]["sampling"]["wins"] == 2 and players["yukon"]["sampling"]["deals"] == 4
     assert players["yukon"]["greedy"]["wins"] == 2 and players["yukon"]["greedy"]["deals"] == 8
@@ -192,7 +214,7 @@ def test_the_runs_summaries_win_over_compare_runs(tmp_path):
     ]
     for name in ("player_a_runs.json", "player_runs.json"):
         (tmp_path / name).write_text(json.dumps({"variants": {"yukon": {"policies": policies}}}))
-        players = study.player_figures(tmp_path)["yukon"]
+        players = study_figures.player_figures(tmp_path)["yukon"]
         assert players["greedy"]["deals"] == 100 and players["sampling"]["wins"] == 6
         assert players["sampling_on_solvable"]["deals"] == 9
         (tmp_path / name).unlink()

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 import solver
+from solver.atomic import replace_file
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
 from solver.result import TIER_NAMES
@@ -76,13 +77,6 @@ def read_json(path: Path) -> dict:
 
 def json_bytes(data: dict) -> bytes:
     return (json.dumps(data, indent=1) + "\n").encode("utf-8")
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all: into a file beside it, then renamed over it."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
-    partial.replace(path)
 
 
 def read_catalogue(path: Path) -> dict:

@@ -1,7 +1,6 @@
 """The ``solve`` command: one deal or board, or a deal range into a results store."""
 
 import json
-import shlex
 import sys
 
 import click
@@ -15,6 +14,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.commands import typed_command
 from solver.errors import YukonError
 from solver.interrupts import exit_status
 from solver.record import Record
@@ -101,7 +101,7 @@ def solve_range(
             dask=dask_address,
             progress=True,
             **({"chunk_size": chunk_size} if chunk_size else {}),
-            resume_command=shlex.join(["yukon", *sys.argv[1:]]),
+            resume_command=typed_command(sys.argv[1:]),
         )
     except KeyboardInterrupt:  # a second Ctrl-C
         sys.exit(exit_status())

@@ -1,0 +1,135 @@
+"""The declared shapes of the JSON files the benchmarks write: ``<name>.source.json`` and
+``study.json`` of the study, ``scaling.json`` of ``bench_scaling.py``. Counts are keyed by
+status (solved / unsolvable / unknown); percentile entries hold median / p90 / p99 / max."""
+
+from typing import NotRequired, TypedDict
+
+
+class TableSource(TypedDict):
+    """Where a compact table came from (``<name>.source.json``); ``retry`` is the retry
+    store's source, with the deals it retried (``deals``) and how its commands name them."""
+
+    store: str
+    rules: dict
+    numbering: str
+    created_at: str | None
+    created_by: str | None
+    solver_versions: list[str]
+    time_limits: list[float | None]
+    max_nodes: list[int | None]
+    deal_span: list[int] | None
+    commands: list[str]
+    retry: NotRequired["TableSource"]
+    deals: NotRequired[str]
+    deals_argument: NotRequired[str]
+
+
+class RuleSetFigures(TypedDict):
+    """One rule set's figures over deals 1..N."""
+
+    name: str
+    rule_set: str
+    source: TableSource
+    deals: dict
+    stored_past_range: int
+    counts: dict[str, int]
+    win_rate: dict
+    seconds_per_deal: dict
+    nodes: int
+    solution_length: dict
+
+
+class RetryPlan(TypedDict):
+    deals: int
+    time_limit: float
+    hours_at_most: float
+    command: str
+
+
+class ExtensionPlan(TypedDict):
+    """The deals and commands to reach the target half-width."""
+
+    target_half_width: float
+    deals_needed: int
+    more_deals: int
+    cpu_hours: float
+    hours_with_jobs: dict
+    resume: str
+    dask: str
+    retry_unknown: RetryPlan | None
+
+
+class ReturnFigures(TypedDict):
+    """What foundation return changes over the deals both rule sets of a variant cover."""
+
+    variant: str
+    deals: dict
+    crossing: dict[str, dict[str, int]]
+    unsolvable_turned_solvable: dict
+    consistency: dict
+
+
+class StudyFigures(TypedDict):
+    """``study.json``; ``players`` is keyed by variant, then by figure."""
+
+    rule_sets: list[RuleSetFigures]
+    extension: dict[str, ExtensionPlan | None]
+    foundation_return: list[ReturnFigures]
+    players: dict[str, dict]
+
+
+class DifficultyFigures(TypedDict):
+    """``scaling.json``'s difficulty part; ``variants`` holds per variant its table, ratings,
+    source, runs, thresholds, deals and groups."""
+
+    command: str
+    date: str
+    variants: dict[str, dict]
+
+
+class MemorySetting(TypedDict):
+    memory: str
+    memory_bytes: int
+    counts: dict[str, int]
+    solving_seconds: float
+    wall_seconds: float
+    nodes: int
+    peak_table_entries: int
+    table_payload_bytes: int
+    max_rss_bytes: int
+    deals: list[dict]
+
+
+class MemoryFigures(TypedDict):
+    """``scaling.json``'s memory part: one setting per ``--memory`` size."""
+
+    command: str
+    date: str
+    machine: dict
+    max_nodes: int
+    per_deal_command: str
+    deals: list[int]
+    selection: str
+    study_rows: dict
+    baseline: dict
+    settings: list[MemorySetting]
+
+
+class JobsFigures(TypedDict):
+    """``scaling.json``'s jobs part, as ``bench_batch.py`` recorded it."""
+
+    source: str
+    command: str
+    date: str
+    machine: dict
+    settings: dict
+    runs: list[dict]
+
+
+class ScalingFigures(TypedDict):
+    """``scaling.json``: each part present once measured."""
+
+    benchmark: str
+    difficulty: NotRequired[DifficultyFigures]
+    memory: NotRequired[MemoryFigures]
+    jobs: NotRequired[JobsFigures]
