@@ -16,7 +16,7 @@ from solver.interrupts import StopFlag, exit_status, passing_ctrl_c_on, sigint_i
 from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.rules import Rules
-from solver.runs.batch import BatchReport
+from solver.runs.report import RunReport
 
 
 def test_exit_status_is_128_plus_the_signal():
@@ -141,7 +141,7 @@ def test_ctrl_c_ends_the_catalogue_shortener(ctrl_c_in_the_third_search):
 
 
 def test_ctrl_c_while_solving_missing_deals_ends_the_build(monkeypatch, tmp_path):
-    stopped = BatchReport("r.db", in_range=3, skipped=0, to_solve=3, interrupted_by=signal.SIGINT)
+    stopped = RunReport("r.db", in_range=3, skipped=0, to_do=3, interrupted_by=signal.SIGINT)
     monkeypatch.setattr(candidates, "run_batch", lambda *args: stopped)
     with pytest.raises(KeyboardInterrupt):
         candidates.solve_missing(tmp_path / "r.db", "russian", "pysol", parse_range("1-3"), 1.0, 1)
