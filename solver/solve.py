@@ -246,7 +246,9 @@ def warm_up(tell=tell_stderr) -> None:
         compiling = not jit.cache_is_complete()
         if compiling:
             tell(f"compiling the solver, once per machine: about {COMPILE_SECONDS} s")
-        decide(one_card_left, Rules(), pack(one_card_left, Rules()), moves.ALL_REDUCTIONS, Budget(Limits()))
+        packed = pack(one_card_left, Rules())
+        decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
+        root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
         if compiling:
             jit.mark_cache_complete()
 
