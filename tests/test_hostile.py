@@ -8,8 +8,10 @@ import io
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -617,3 +619,82 @@ def close_outputs():
 @pytest.mark.parametrize("arguments", [["deal", "12"], ["deal", "twelve"]])
 def test_stdout_and_stderr_both_closed_exit_2(arguments):
     assert subprocess.run([YUKON_CLI, *arguments], preexec_fn=close_outputs).returncode == 2
+
+
+# ==== Issue 27, the third pass: the store, export and runs ========================================
+
+# ---- 2. an export never replaces a store ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_export_onto_the_store_or_its_journal_is_refused(yukon_store, tmp_path, suffix):
+    path = copy_store(yukon_store, tmp_path)
+    before = snapshot(tmp_path)
+    assert_bad_input(run("export", str(path), "-o", f"{path}{suffix}"))
+    assert snapshot(tmp_path) == before
+
+
+def test_export_onto_another_sqlite_file_or_through_a_link_to_the_store_is_refused(yukon_store, tmp_path):
+    path = copy_store(yukon_store, tmp_path)
+    other = tmp_path / "other.db"
+    other.write_bytes(path.read_bytes())
+    (tmp_path / "link.jsonl").symlink_to(path)
+    before = snapshot(tmp_path)
+    assert_bad_input(run("export", str(path), "-o", str(other)))
+    assert_bad_input(run("export", str(path), "-o", str(tmp_path / "link.jsonl")))
+    assert snapshot(tmp_path) == before
+
+
+# ---- 1. export targets that are not regular files -------------------------------------------------
+
+
+def export_lines(store, target) -> list[str]:
+    result = run("export", str(store), "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    return result.stderr.splitlines()
+
+
+def test_export_through_a_symlink_writes_the_file_it_names(yukon_store, tmp_path):
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    export_lines(yukon_store, link)
+    assert link.is_symlink() and len(real.read_text().splitlines()) == 7
+
+
+def test_export_into_a_fifo_reaches_its_reader(yukon_store, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.extend(fifo.read_text().splitlines()), daemon=True)
+    reader.start()
+    export_lines(yukon_store, fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # else the reader waits for ever: never joined
+    reader.join()
+    assert [json.loads(line) for line in received] == stored_rows(yukon_store)
+
+
+def device_node(directory, minor: int) -> Path:
+    """A character device of the memory driver (major 1: minor 3 discards, 7 is always full)
+    made in ``directory``; skipped where this process may not make one."""
+    node = directory / f"device{minor}"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except PermissionError:
+        pytest.skip("making a device node needs root (or CAP_MKNOD)")
+    return node
+
+
+def test_export_into_a_device_writes_into_it_and_leaves_it_a_device(yukon_store, tmp_path):
+    null = device_node(tmp_path, 3)
+    assert export_lines(yukon_store, null) == [f"7 records written to {null}"]
+    assert stat.S_ISCHR(null.stat().st_mode)
+
+
+def test_export_into_a_full_device_is_an_error(yukon_store, tmp_path):
+    full = device_node(tmp_path, 7)
+    result = run("export", str(yukon_store), "-o", str(full))
+    assert_bad_input(result)
+    assert "No space left on device" in result.stderr
+    assert stat.S_ISCHR(full.stat().st_mode)
