@@ -698,3 +698,36 @@ def test_export_into_a_full_device_is_an_error(yukon_store, tmp_path):
     assert_bad_input(result)
     assert "No space left on device" in result.stderr
     assert stat.S_ISCHR(full.stat().st_mode)
+
+
+# ---- 8. numbers too large for the store ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["play", "1", "--policy", "greedy"], ["rate", "1"]])
+@pytest.mark.parametrize("runs", [2**63, 1_000_001])
+def test_runs_beyond_what_a_series_may_play_are_refused_before_the_store(tmp_path, command, runs):
+    result = run(*command, "--runs", str(runs), "--out", str(tmp_path / "r.db"))
+    assert_bad_input(result)
+    assert "--runs must be at most 1,000,000" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "UPDATE results SET seconds = 9e999 WHERE deal = 2",
+        "UPDATE results SET time_limit = -9e999 WHERE deal = 3",
+    ],
+    ids=["infinite seconds", "minus infinite time limit"],
+)
+def test_a_store_holding_an_infinite_number_is_refused_untouched(yukon_store, tmp_path, edit):
+    path = copy_store(yukon_store, tmp_path)
+    with sqlite3.connect(path) as connection:
+        connection.execute(edit)
+    connection.close()
+    before = snapshot(tmp_path)
+    for args in (("stats", "--json", str(path)), ("export", str(path)), ("solve", "1-3", "--out", str(path))):
+        result = run(*args)
+        assert_bad_input(result)
+        assert "is damaged" in result.stderr and "holds an infinite number in column" in result.stderr
+    assert snapshot(tmp_path) == before
