@@ -731,3 +731,17 @@ def test_a_store_holding_an_infinite_number_is_refused_untouched(yukon_store, tm
         assert_bad_input(result)
         assert "is damaged" in result.stderr and "holds an infinite number in column" in result.stderr
     assert snapshot(tmp_path) == before
+
+
+# ---- 7. paths that are not UTF-8 --------------------------------------------------------------------
+
+
+def test_store_commands_work_in_a_folder_and_on_names_that_are_not_utf8(tmp_path, monkeypatch):
+    folder = tmp_path / os.fsdecode(b"\xfe")
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    store = os.fsdecode(b"\xff.db")
+    assert run("solve", "1-2", "--max-nodes", "1000", "--jobs", "1", "--out", store).exit_code == 0
+    assert run("stats", store).exit_code == 0
+    assert run("export", store, "-o", os.fsdecode(b"\xff.jsonl")).exit_code == 0
+    assert len((folder / os.fsdecode(b"\xff.jsonl")).read_text().splitlines()) == 2
