@@ -745,3 +745,33 @@ def test_store_commands_work_in_a_folder_and_on_names_that_are_not_utf8(tmp_path
     assert run("stats", store).exit_code == 0
     assert run("export", store, "-o", os.fsdecode(b"\xff.jsonl")).exit_code == 0
     assert len((folder / os.fsdecode(b"\xff.jsonl")).read_text().splitlines()) == 2
+
+
+# ---- 3. a read-only store whose journal holds results ---------------------------------------------
+
+
+def archived_after_a_kill(directory) -> Path:
+    """A store of 7 results, 3 in the file and 4 only in its journal (as a killed run leaves
+    it), copied into ``directory/archive``."""
+    path = directory / "r.db"
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write_many(fake_record(deal, "unsolvable") for deal in (1, 2, 3))
+    archive = directory / "archive"
+    archive.mkdir()
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write_many(fake_record(deal, "unsolvable") for deal in (4, 5, 6, 7))
+        for name in ("r.db", "r.db-wal"):
+            (archive / name).write_bytes((directory / name).read_bytes())
+    return archive / "r.db"
+
+
+def test_a_read_only_store_whose_journal_holds_results_is_refused(tmp_path, monkeypatch):
+    path = archived_after_a_kill(tmp_path)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda place, mode: mode != os.W_OK and real_access(place, mode))
+    for args in (("stats", str(path)), ("export", str(path))):
+        result = run(*args)
+        assert_bad_input(result)
+        assert "journal" in result.stderr and "writable copy" in result.stderr
+    monkeypatch.undo()
+    assert len(stored_rows(path)) == 7  # writable, it is read with its journal
