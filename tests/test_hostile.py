@@ -25,12 +25,12 @@ from solver.cli import main
 from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
 from solver.numbering import deal_board
-from solver.record import Record
+from solver.record import Record, now_text
 from solver.result import Limits, parse_memory
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
-from solver.store import BUSY, CLAIMED, DONE, Store
+from solver.store import BUSY, CLAIMED, DONE, Retry, Store
 from solver.verify import MAX_LINE_CHARS, verify_records
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
@@ -775,3 +775,20 @@ def test_a_read_only_store_whose_journal_holds_results_is_refused(tmp_path, monk
         assert "journal" in result.stderr and "writable copy" in result.stderr
     monkeypatch.undo()
     assert len(stored_rows(path)) == 7  # writable, it is read with its journal
+
+
+# ---- 10. runs retrying unknowns share them -------------------------------------------------------
+
+
+def test_a_retrying_run_leaves_an_unknown_another_run_retried_with_at_least_its_budget(tmp_path):
+    retrying = ("solved", "unsolvable")
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as store:
+        store.write_many(
+            record_of(deal, "unknown", 100, max_nodes=100, time_limit=None) for deal in (4, 5, 6)
+        )
+        retry = Retry(now_text(), 1000, None)
+        assert store.claim(4, "run-b", retrying, retry) == CLAIMED  # tried before this run began
+        for deal, max_nodes in ((5, 1000), (6, 999)):  # run A retries 5 and 6 meanwhile
+            store.write(replace(record_of(deal, "unknown", 10, max_nodes, None), finished_at=now_text()))
+        assert store.claim(5, "run-b", retrying, retry) == DONE
+        assert store.claim(6, "run-b", retrying, retry) == CLAIMED  # with less than B's budget
