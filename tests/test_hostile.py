@@ -30,6 +30,8 @@ from solver.result import Limits, parse_memory
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
+from solver.runs.loop import stopped_line
+from solver.runs.report import RunReport
 from solver.store import BUSY, CLAIMED, DONE, Retry, Store
 from solver.verify import MAX_LINE_CHARS, verify_records
 
@@ -792,3 +794,27 @@ def test_a_retrying_run_leaves_an_unknown_another_run_retried_with_at_least_its_
             store.write(replace(record_of(deal, "unknown", 10, max_nodes, None), finished_at=now_text()))
         assert store.claim(5, "run-b", retrying, retry) == DONE
         assert store.claim(6, "run-b", retrying, retry) == CLAIMED  # with less than B's budget
+
+
+# ---- 18. the line of a stopped run; stores that are not regular files --------------------------
+
+
+def test_a_stopped_run_does_not_repeat_a_huge_command():
+    report = RunReport("r.db", in_range=20_000, skipped=0, to_do=20_000)
+    deals = ",".join(str(deal) for deal in range(1, 20_001, 2))
+    huge = stopped_line(report, f"yukon solve {deals} --out r.db")
+    assert huge.endswith("run the same command again to resume") and len(huge) < 200
+    assert stopped_line(report, "yukon solve 1-20000 --out r.db").endswith(": yukon solve 1-20000 --out r.db")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_store_that_is_not_a_regular_file_is_refused_leaving_nothing_beside_it(tmp_path, kind):
+    if kind == "fifo":
+        target = tmp_path / "pipe"
+        os.mkfifo(target)
+    else:
+        target = device_node(tmp_path, 3)
+    result = run("solve", "1", "--max-nodes", "1000", "--out", str(target))
+    assert_bad_input(result)
+    assert "not a regular file" in result.stderr
+    assert [path.name for path in tmp_path.iterdir()] == [target.name]

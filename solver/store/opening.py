@@ -49,6 +49,8 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
         path = Path(path)
         if path.is_dir():
             raise YukonError(f"results store {path} is a directory, not a file")
+        if path.exists() and not path.is_file():
+            raise YukonError(f"results store {path} is not a regular file (a device or a FIFO)")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
