@@ -177,8 +177,9 @@ def finite_or_none(seconds: float | None) -> float | None:
     return seconds if seconds is not None and math.isfinite(seconds) else None
 
 
-def budget_at_least(record: Record, other: Record) -> bool:
-    """Whether ``record`` was given at least ``other``'s node and time budgets (None: none)."""
+def budget_at_least(record, other) -> bool:
+    """Whether ``record`` was given at least ``other``'s node and time budgets (None: none);
+    either is anything with a ``max_nodes`` and a ``time_limit`` (a Record, a ``Retry``)."""
     return all(
         mine is None or (theirs is not None and mine >= theirs)
         for mine, theirs in ((record.max_nodes, other.max_nodes), (record.time_limit, other.time_limit))

@@ -2,12 +2,15 @@
 
 import os
 import signal
+import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from solver.ranges import parse_range
 from solver.record import Record
-from solver.result import Limits
+from solver.result import UNKNOWN, Limits, Result, Spent
 from solver.rules import Rules
 from solver.store import Store
 
@@ -86,3 +89,26 @@ class Faulty:
         if deal == self.dies:
             os.kill(os.getpid(), signal.SIGKILL)
         return self.task(deal, rules, numbering, settings)
+
+
+@dataclass(frozen=True)
+class LoggedUnknown:
+    """A worker task (module-level, sent to the workers) that notes each deal it is given in
+    ``folder`` (one file a solve), waits until ``runs`` runs have each begun solving (so
+    every result is written after all of them started), and answers unknown."""
+
+    folder: str
+    runs: int
+
+    def __call__(self, deal, rules, numbering, limits):
+        folder = Path(self.folder)
+        (folder / f"run-{os.getppid()}").touch()
+        (folder / f"deal-{deal}-{uuid.uuid4().hex}").touch()
+        while len(list(folder.glob("run-*"))) < self.runs:
+            time.sleep(0.01)  # waiting for the other runs, not timing them
+        unknown = Result(
+            UNKNOWN, "", nodes=limits.max_nodes, seconds=0.0, peak_table_entries=0, budget=Spent.NODES
+        )
+        return Record.from_result(
+            unknown, rules=rules, numbering=numbering, deal=deal, board_text="", limits=limits
+        )

@@ -4,6 +4,7 @@ reader was downgraded, and the exported store verifies."""
 
 import io
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -12,10 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+from stores import YUKON, fake_record
 from test_cli import run
 
 from solver.errors import YukonError
-from solver.store import export_jsonl
+from solver.store import Store, export_jsonl
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
 DEALS = range(1, 19)
@@ -84,3 +86,38 @@ def test_concurrent_runs_killed_at_random_lose_and_downgrade_nothing(tmp_path):
     exported = tmp_path / "r.jsonl"
     assert run("export", str(path), "-o", str(exported)).exit_code == 0
     assert run("verify", str(exported)).exit_code == 0
+
+
+RETRY_RUN = """
+import sys
+from stores import YUKON, LoggedUnknown
+from solver.result import Limits
+from solver.runs.batch import run_batch
+report = run_batch(range(1, 25), YUKON, "pysol", sys.argv[1], Limits(max_nodes=1000, time_limit=None), jobs=1,
+                   retry_unknown=True, progress=False, solve_one=LoggedUnknown(sys.argv[2], 2))
+sys.exit(report.exit_status)
+"""
+
+
+def test_two_runs_retrying_unknowns_retry_each_deal_once(tmp_path):
+    path = tmp_path / "r.db"
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write_many(fake_record(deal, "unknown", budget="nodes") for deal in range(1, 25))
+    log = tmp_path / "log"
+    log.mkdir()
+    environment = os.environ | {"PYTHONPATH": str(Path(__file__).parent)}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RETRY_RUN, str(path), str(log)],
+            env=environment,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for retrying in runs:
+        _, stderr = retrying.communicate(timeout=DEADLINE_SECONDS)
+        assert retrying.returncode == 0, stderr
+    solved = sorted(int(name.name.split("-")[1]) for name in log.glob("deal-*"))
+    assert solved == list(range(1, 25))
+    assert len(list(log.glob("run-*"))) == 2

@@ -8,8 +8,10 @@ import io
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,12 +25,14 @@ from solver.cli import main
 from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
 from solver.numbering import deal_board
-from solver.record import Record
+from solver.record import Record, now_text
 from solver.result import Limits, parse_memory
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
-from solver.store import BUSY, CLAIMED, DONE, Store
+from solver.runs.loop import stopped_line
+from solver.runs.report import RunReport
+from solver.store import BUSY, CLAIMED, DONE, Retry, Store
 from solver.verify import MAX_LINE_CHARS, verify_records
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
@@ -289,8 +293,10 @@ def test_infinite_time_limit_is_stored_as_no_limit(tmp_path):
     [
         "UPDATE results SET deal = 'twelve' WHERE deal = 2",
         "UPDATE results SET solution = x'00ff' WHERE deal = 2",
+        "UPDATE results SET seconds = 9e999 WHERE deal = 2",  # issue 27, item 8
+        "UPDATE results SET time_limit = -9e999 WHERE deal = 3",
     ],
-    ids=["text deal", "blob solution"],
+    ids=["text deal", "blob solution", "infinite seconds", "minus infinite time limit"],
 )
 def test_hand_edited_store_is_refused_untouched(yukon_store, tmp_path, edit):
     path = copy_store(yukon_store, tmp_path)
@@ -299,7 +305,7 @@ def test_hand_edited_store_is_refused_untouched(yukon_store, tmp_path, edit):
     connection.commit()
     connection.close()
     before = snapshot(tmp_path)
-    for args in (("stats", str(path)), ("export", str(path)), ("solve", "1-3", "--out", str(path))):
+    for args in (("stats", "--json", str(path)), ("export", str(path)), ("solve", "1-3", "--out", str(path))):
         result = run(*args)
         assert_bad_input(result)
         assert "is damaged" in result.stderr
@@ -617,3 +623,179 @@ def close_outputs():
 @pytest.mark.parametrize("arguments", [["deal", "12"], ["deal", "twelve"]])
 def test_stdout_and_stderr_both_closed_exit_2(arguments):
     assert subprocess.run([YUKON_CLI, *arguments], preexec_fn=close_outputs).returncode == 2
+
+
+# ==== Issue 27, the third pass: the store, export and runs ========================================
+
+# ---- 2. an export never replaces a store ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_export_onto_the_store_or_its_journal_is_refused(yukon_store, tmp_path, suffix):
+    path = copy_store(yukon_store, tmp_path)
+    before = snapshot(tmp_path)
+    assert_bad_input(run("export", str(path), "-o", f"{path}{suffix}"))
+    assert snapshot(tmp_path) == before
+
+
+def test_export_onto_another_sqlite_file_or_through_a_link_to_the_store_is_refused(yukon_store, tmp_path):
+    path = copy_store(yukon_store, tmp_path)
+    other = tmp_path / "other.db"
+    other.write_bytes(path.read_bytes())
+    (tmp_path / "link.jsonl").symlink_to(path)
+    before = snapshot(tmp_path)
+    assert_bad_input(run("export", str(path), "-o", str(other)))
+    assert_bad_input(run("export", str(path), "-o", str(tmp_path / "link.jsonl")))
+    assert snapshot(tmp_path) == before
+
+
+# ---- 1. export targets that are not regular files -------------------------------------------------
+
+
+def export_lines(store, target) -> list[str]:
+    result = run("export", str(store), "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    return result.stderr.splitlines()
+
+
+def test_export_through_a_symlink_writes_the_file_it_names(yukon_store, tmp_path):
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    export_lines(yukon_store, link)
+    assert link.is_symlink() and len(real.read_text().splitlines()) == 7
+
+
+def test_export_into_a_fifo_reaches_its_reader(yukon_store, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.extend(fifo.read_text().splitlines()), daemon=True)
+    reader.start()
+    export_lines(yukon_store, fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # else the reader waits for ever: never joined
+    reader.join()
+    assert [json.loads(line) for line in received] == stored_rows(yukon_store)
+
+
+def device_node(directory, minor: int) -> Path:
+    """A character device of the memory driver (major 1: minor 3 discards, 7 is always full)
+    made in ``directory``; skipped where this process may not make one."""
+    node = directory / f"device{minor}"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except PermissionError:
+        pytest.skip("making a device node needs root (or CAP_MKNOD)")
+    return node
+
+
+def test_export_into_a_device_writes_into_it_and_leaves_it_a_device(yukon_store, tmp_path):
+    null = device_node(tmp_path, 3)
+    assert export_lines(yukon_store, null) == [f"7 records written to {null}"]
+    assert stat.S_ISCHR(null.stat().st_mode)
+
+
+def test_export_into_a_full_device_is_an_error(yukon_store, tmp_path):
+    full = device_node(tmp_path, 7)
+    result = run("export", str(yukon_store), "-o", str(full))
+    assert_bad_input(result)
+    assert "No space left on device" in result.stderr
+    assert stat.S_ISCHR(full.stat().st_mode)
+
+
+# ---- 8. numbers too large for the store ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["play", "1", "--policy", "greedy"], ["rate", "1"]])
+@pytest.mark.parametrize("runs", [2**63, 1_000_001])
+def test_runs_beyond_what_a_series_may_play_are_refused_before_the_store(tmp_path, command, runs):
+    result = run(*command, "--runs", str(runs), "--out", str(tmp_path / "r.db"))
+    assert_bad_input(result)
+    assert "--runs must be at most 1,000,000" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- 7. paths that are not UTF-8 --------------------------------------------------------------------
+
+
+def test_store_commands_work_in_a_folder_and_on_names_that_are_not_utf8(tmp_path, monkeypatch):
+    folder = tmp_path / os.fsdecode(b"\xfe")
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    store = os.fsdecode(b"\xff.db")
+    assert run("solve", "1-2", "--max-nodes", "1000", "--jobs", "1", "--out", store).exit_code == 0
+    assert run("stats", store).exit_code == 0
+    assert run("export", store, "-o", os.fsdecode(b"\xff.jsonl")).exit_code == 0
+    assert len((folder / os.fsdecode(b"\xff.jsonl")).read_text().splitlines()) == 2
+
+
+# ---- 3. a read-only store whose journal holds results ---------------------------------------------
+
+
+def archived_after_a_kill(directory) -> Path:
+    """A store of 7 results, 3 in the file and 4 only in its journal (as a killed run leaves
+    it), copied into ``directory/archive``."""
+    path = directory / "r.db"
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write_many(fake_record(deal, "unsolvable") for deal in (1, 2, 3))
+    archive = directory / "archive"
+    archive.mkdir()
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write_many(fake_record(deal, "unsolvable") for deal in (4, 5, 6, 7))
+        for name in ("r.db", "r.db-wal"):
+            (archive / name).write_bytes((directory / name).read_bytes())
+    return archive / "r.db"
+
+
+def test_a_read_only_store_whose_journal_holds_results_is_refused(tmp_path, monkeypatch):
+    path = archived_after_a_kill(tmp_path)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda place, mode: mode != os.W_OK and real_access(place, mode))
+    for args in (("stats", str(path)), ("export", str(path))):
+        result = run(*args)
+        assert_bad_input(result)
+        assert "journal" in result.stderr and "writable copy" in result.stderr
+    monkeypatch.undo()
+    assert len(stored_rows(path)) == 7  # writable, it is read with its journal
+
+
+# ---- 10. runs retrying unknowns share them -------------------------------------------------------
+
+
+def test_a_retrying_run_leaves_an_unknown_another_run_retried_with_at_least_its_budget(tmp_path):
+    retrying = ("solved", "unsolvable")
+    with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as store:
+        store.write_many(
+            record_of(deal, "unknown", 100, max_nodes=100, time_limit=None) for deal in (4, 5, 6)
+        )
+        retry = Retry(now_text(), 1000, None)
+        assert store.claim(4, "run-b", retrying, retry) == CLAIMED  # tried before this run began
+        for deal, max_nodes in ((5, 1000), (6, 999)):  # run A retries 5 and 6 meanwhile
+            store.write(replace(record_of(deal, "unknown", 10, max_nodes, None), finished_at=now_text()))
+        assert store.claim(5, "run-b", retrying, retry) == DONE
+        assert store.claim(6, "run-b", retrying, retry) == CLAIMED  # with less than B's budget
+
+
+# ---- 18. the line of a stopped run; stores that are not regular files --------------------------
+
+
+def test_a_stopped_run_does_not_repeat_a_huge_command():
+    report = RunReport("r.db", in_range=20_000, skipped=0, to_do=20_000)
+    deals = ",".join(str(deal) for deal in range(1, 20_001, 2))
+    huge = stopped_line(report, f"yukon solve {deals} --out r.db")
+    assert huge.endswith("run the same command again to resume") and len(huge) < 200
+    assert stopped_line(report, "yukon solve 1-20000 --out r.db").endswith(": yukon solve 1-20000 --out r.db")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_store_that_is_not_a_regular_file_is_refused_leaving_nothing_beside_it(tmp_path, kind):
+    if kind == "fifo":
+        target = tmp_path / "pipe"
+        os.mkfifo(target)
+    else:
+        target = device_node(tmp_path, 3)
+    result = run("solve", "1", "--max-nodes", "1000", "--out", str(target))
+    assert_bad_input(result)
+    assert "not a regular file" in result.stderr
+    assert [path.name for path in tmp_path.iterdir()] == [target.name]

@@ -29,6 +29,9 @@ class YukonGroup(click.Group):
     def main(self, *args, **kwargs):
         if sys.stdout is None:  # started with its output closed: writing to it fails
             sys.stdout = ClosedOutput()
+        for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8: its bytes
+            with suppress(AttributeError, ValueError):
+                stream.reconfigure(errors="surrogateescape")
         try:
             try:
                 status = super().main(*args, standalone_mode=False, **kwargs)

@@ -11,7 +11,7 @@ share the work.
 from solver.errors import YukonError
 from solver.numbering import check_deal_number
 from solver.ranges import DealRange, merge
-from solver.record import DECIDED, LARGEST_INTEGER
+from solver.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
@@ -20,7 +20,7 @@ from solver.runs.loop import Execution, run_deals
 from solver.runs.report import RunReport
 from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
-from solver.store import Store
+from solver.store import Retry, Store
 
 
 def as_deal_range(deals) -> DealRange:
@@ -92,10 +92,17 @@ def solve_pending(
         report.contradictions.append(contradiction)
         return record.status, f"CONTRADICTION (stored verdict kept): {contradiction}"
 
-    claimed = ClaimedDeals(store, store.pending(deals, skip), skip)
+    claimed = ClaimedDeals(store, store.pending(deals, skip), skip, retry_of(skip, work.settings))
     with ClaimKeeper(claimed):
         run_deals(claimed, work, store_record, report, execution, resume_command=resume_command)
     return report
+
+
+def retry_of(skip, limits: Limits) -> Retry | None:
+    """What a run that retries unknown deals (``skip`` lacks unknown) leaves to other runs."""
+    if UNKNOWN in skip:
+        return None
+    return Retry(now_text(), limits.max_nodes, finite_or_none(limits.time_limit))
 
 
 def check_arguments(deals: DealRange, rules: Rules, numbering: str, limits: Limits, jobs, chunk_size) -> None:

@@ -14,7 +14,7 @@ from collections import deque
 from contextlib import suppress
 
 from solver.errors import YukonError
-from solver.store.claims import BUSY, CLAIM_SECONDS, CLAIMED
+from solver.store.claims import BUSY, CLAIM_SECONDS, CLAIMED, Retry
 
 # What ``ClaimedDeals`` yields when every deal left is claimed by another run: ask again later.
 WAIT = None
@@ -24,12 +24,14 @@ RETRY_SECONDS = 1.0
 
 class ClaimedDeals:
     """An iterator over the deals of ``pending`` this run has claimed, in order, then over
-    those other runs held; yields WAIT while only deals held elsewhere are left."""
+    those other runs held; yields WAIT while only deals held elsewhere are left. A run
+    retrying unknowns (``retry``) leaves those another run retried meanwhile."""
 
-    def __init__(self, store, pending, skip_statuses):
+    def __init__(self, store, pending, skip_statuses, retry: Retry | None = None):
         self.store = store
         self.pending = pending
         self.skip_statuses = skip_statuses
+        self.retry = retry
         self.owner = uuid.uuid4().hex
         self.deferred: deque[int] = deque()
         self.next_retry = 0.0
@@ -53,7 +55,7 @@ class ClaimedDeals:
 
     def take(self, deal: int) -> bool:
         """Claim ``deal``; a deal another run holds is deferred, a stored one dropped."""
-        outcome = self.store.claim(deal, self.owner, self.skip_statuses)
+        outcome = self.store.claim(deal, self.owner, self.skip_statuses, self.retry)
         if outcome == BUSY:
             self.deferred.append(deal)
         return outcome == CLAIMED

@@ -24,6 +24,9 @@ from solver.store import Store
 
 # The kind of answer a deal that failed and was not stored counts as.
 FAILED = "failed"
+# The longest command the line of a stopped run repeats (a longer one, a list of thousands
+# of deals, is only referred to).
+RESUME_CHARS = 300
 
 
 def default_jobs() -> int:
@@ -133,10 +136,14 @@ def run_deals(
         finally:
             report.seconds = time.monotonic() - started
     if report.interrupted:
-        again = f": {resume_command}" if resume_command else ""
-        print(
-            f"stopped: {report.done} new results saved in {report.store}, "
-            f"{report.to_do - report.done} deals left; run the same command again to resume{again}",
-            file=execution.stream,
-            flush=True,
-        )
+        print(stopped_line(report, resume_command), file=execution.stream, flush=True)
+
+
+def stopped_line(report: RunReport, resume_command: str | None) -> str:
+    """What a stopped run says: what it saved, what is left, and how to resume (the command
+    itself when it is at most RESUME_CHARS long)."""
+    again = f": {resume_command}" if resume_command and len(resume_command) <= RESUME_CHARS else ""
+    return (
+        f"stopped: {report.done} new results saved in {report.store}, "
+        f"{report.to_do - report.done} deals left; run the same command again to resume{again}"
+    )

@@ -22,7 +22,7 @@ from solver.errors import YukonError
 from solver.numbering import check_deal_number
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
-from solver.record import STATUSES
+from solver.record import LARGEST_INTEGER, STATUSES
 from solver.result import Limits
 from solver.rules import Rules
 from solver.runs.batch import as_deal_range, check_arguments, solve_pending
@@ -46,20 +46,24 @@ from solver.runs.work import Work
 PLAYED, RATED = "played", "rated"
 # A rating run solves only the deals the store holds no verdict of.
 STORED = STATUSES
+# The most games a deal a series plays (their seeds are drawn up front, and stored one a row).
+MAX_RUNS = 1_000_000
 
 
 def play_series(policy: str, settings: dict, runs: int, seed: int) -> PlaySeries:
     """A checked series: the policy exists, its settings are valid (completed with its
     defaults), runs is positive and seed fits the store."""
-    check_count("--runs", runs)
+    check_count("--runs", runs, MAX_RUNS)
     check_seed(seed)
     full = make_policy(policy, **settings).settings()
     return PlaySeries(policy, tuple(sorted(full.items())), runs, seed)
 
 
-def check_count(option: str, value: int) -> None:
+def check_count(option: str, value: int, largest: int = LARGEST_INTEGER) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise YukonError(f"{option} must be a positive integer, not {value!r}")
+    if value > largest:
+        raise YukonError(f"{option} must be at most {largest:,}, not {value}")
 
 
 def check_seed(seed: int) -> None:
@@ -125,7 +129,7 @@ def run_ratings(
     verdict), then rate every stored deal of them, on ``jobs`` local workers or the Dask
     cluster ``dask``; a stopped solve is the report."""
     deals = checked_range(deals, rules, numbering)
-    check_count("--runs", series.runs)
+    check_count("--runs", series.runs, MAX_RUNS)
     check_seed(series.seed)
     check_arguments(deals, rules, numbering, limits, checked_jobs(jobs), chunk_size)
     execution = Execution(jobs, dask, chunk_size, progress, stream)

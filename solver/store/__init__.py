@@ -9,9 +9,9 @@ connection; ``export``: the results as JSON lines. ``connection`` holds the one 
 transaction and the translation of sqlite3 errors; ``tables`` what the tables share.
 """
 
-from solver.store.claims import BUSY, CLAIMED, DONE
+from solver.store.claims import BUSY, CLAIMED, DONE, Retry
 from solver.store.export import export_jsonl
 from solver.store.opening import Store
 from solver.store.results import COLUMNS
 
-__all__ = ["BUSY", "CLAIMED", "COLUMNS", "DONE", "Store", "export_jsonl"]
+__all__ = ["BUSY", "CLAIMED", "COLUMNS", "DONE", "Retry", "Store", "export_jsonl"]

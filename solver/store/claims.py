@@ -4,8 +4,10 @@ claims soon lapse. The table is added when a store is opened for a run (older re
 ignore it); writing a deal's result drops its claim (``results``)."""
 
 import time
+from dataclasses import dataclass
 
-from solver.record import encode_deal
+from solver.record import budget_at_least, encode_deal, finite_or_none
+from solver.result import UNKNOWN
 from solver.store.connection import translated
 from solver.store.tables import RULE_KEY, Tables
 
@@ -22,25 +24,44 @@ CREATE TABLE IF NOT EXISTS claims (
 """
 CLAIM_SECONDS = 10.0
 CLAIMED, DONE, BUSY = "claimed", "done", "busy"
+# What ``Retry.covers`` reads of a stored result.
+RETRY_COLUMNS = ("status", "finished_at", "max_nodes", "time_limit")
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A run retrying unknown deals, started at ``since`` (a time as records spell it) with
+    budgets ``max_nodes`` and ``time_limit`` (None: none): an unknown deal stored since
+    then with at least these budgets was just retried by another run sharing the store."""
+
+    since: str
+    max_nodes: int | None
+    time_limit: float | None
+
+    def covers(self, status: str, finished_at: str, max_nodes, time_limit) -> bool:
+        """Whether a stored row of this status, time and budgets needs no retry by this run."""
+        stored = Retry(finished_at, max_nodes, finite_or_none(time_limit))
+        return status == UNKNOWN and finished_at >= self.since and budget_at_least(stored, self)
 
 
 class ClaimsTable(Tables):
     """The ``claims`` methods of ``Store``."""
 
-    def claim(self, deal: int, owner: str, skip_statuses) -> str:
+    def claim(self, deal: int, owner: str, skip_statuses, retry: "Retry | None" = None) -> str:
         """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
-        when its stored status is in ``skip_statuses``; ``BUSY`` while another run's claim
-        on it has not expired."""
+        when its stored status is in ``skip_statuses``, or, for a run retrying unknowns, when
+        another run has just retried it (``retry``); ``BUSY`` while another run's claim on it
+        has not expired."""
         key = (*self.key, encode_deal(deal))
         now = time.time()
         with self.transaction():
             row = self.connection.execute(
-                f"SELECT status FROM results WHERE {RULE_KEY} AND deal = ?", key
+                f"SELECT {', '.join(RETRY_COLUMNS)} FROM results WHERE {RULE_KEY} AND deal = ?", key
             ).fetchone()
             holder = self.connection.execute(
                 f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ?", (*key, now)
             ).fetchone()
-            if row is not None and row[0] in skip_statuses:
+            if row is not None and (row[0] in skip_statuses or retry is not None and retry.covers(*row)):
                 return DONE
             if holder is not None and holder[0] != owner:
                 return BUSY

@@ -77,4 +77,6 @@ def connect(path: Path, mode: str) -> sqlite3.Connection:
 
 
 def path_uri(path: Path) -> str:
-    return quote(os.path.abspath(path))
+    """The absolute path as a URI path, its bytes percent-encoded (a name or working
+    directory that is not UTF-8 included)."""
+    return quote(os.fsencode(os.path.abspath(path)))

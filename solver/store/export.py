@@ -10,11 +10,19 @@ from pathlib import Path
 from solver.errors import YukonError
 from solver.store.opening import Store
 
+# How every SQLite database file begins.
+SQLITE_HEADER = b"SQLite format 3\x00"
+# The files SQLite keeps beside a store.
+STORE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
 
 def export_jsonl(store_path, out_file) -> int:
     """Write every row of the store as one JSON object per line, in deal order; return the
-    number of records. ``out_file`` is a path (written to a temporary file first and renamed,
-    so an interrupted export leaves no half file), ``"-"`` for stdout, or an open text file.
+    number of records. ``out_file`` is a path, ``"-"`` for stdout, or an open text file. A
+    path to a regular file (through any symlink) or to nothing is written to a temporary
+    file first and renamed, so an interrupted export leaves no half file; another kind of
+    file (a FIFO, a device) is written directly. The store itself, its journal files and
+    any other SQLite database are refused.
 
     Each object is a ``Record`` as JSON: every field in field order, those that
     ``yukon verify`` replays first."""
@@ -23,29 +31,71 @@ def export_jsonl(store_path, out_file) -> int:
         if out_file == "-" or hasattr(out_file, "write"):
             stream = sys.stdout if out_file == "-" else out_file
             return write_records(store, stream)
-        target = Path(out_file)
-        if target.is_dir():
-            raise YukonError(f"export target {target} is a directory")
-        try:
-            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
-                "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
-            )
-        except OSError as error:
-            raise YukonError(f"cannot write export file {target}: {error.strerror}") from None
-        try:
-            with handle:
-                count = write_records(store, handle)
-            os.chmod(handle.name, 0o666 & ~current_umask())
-            os.replace(handle.name, target)
-        except BaseException as error:
-            with suppress(OSError):
-                os.unlink(handle.name)
-            if isinstance(error, OSError):
-                raise YukonError(f"cannot write export file {target}: {error.strerror}") from None
-            raise
-        return count
+        target = Path(os.path.realpath(out_file))
+        check_target(target, Path(store_path), out_file)
+        if target.exists() and not target.is_file():
+            return write_directly(store, target, out_file)
+        return write_replacing(store, target, out_file)
     finally:
         store.close()
+
+
+def check_target(target: Path, store_path: Path, shown) -> None:
+    """Refuse an export target (``target``: its real path) that is a directory, the store or
+    one of its journal files, or an SQLite database."""
+    if target.is_dir():
+        raise YukonError(f"export target {shown} is a directory")
+    store = os.path.realpath(store_path)
+    if str(target) in {store + suffix for suffix in STORE_SUFFIXES} or same_file(target, store_path):
+        raise YukonError(f"export target {shown} is the results store {store_path} or one of its files")
+    if target.is_file() and starts_with(target, SQLITE_HEADER):
+        raise YukonError(f"export target {shown} is an SQLite database; choose another file")
+
+
+def same_file(first: Path, second: Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def starts_with(path: Path, header: bytes) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(header)) == header
+    except OSError:
+        return False
+
+
+def write_directly(store: Store, target: Path, shown) -> int:
+    """Write into a file that is not a regular one (a FIFO, a device), as it is."""
+    try:
+        with open(target, "w", encoding="utf-8") as handle:
+            return write_records(store, handle)
+    except OSError as error:
+        raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+
+
+def write_replacing(store: Store, target: Path, shown) -> int:
+    """Write a temporary file beside ``target``, then rename it over ``target``."""
+    try:
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
+            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
+        )
+    except OSError as error:
+        raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+    try:
+        with handle:
+            count = write_records(store, handle)
+        os.chmod(handle.name, 0o666 & ~current_umask())
+        os.replace(handle.name, target)
+    except BaseException as error:
+        with suppress(OSError):
+            os.unlink(handle.name)
+        if isinstance(error, OSError):
+            raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+        raise
+    return count
 
 
 def current_umask() -> int:

@@ -49,6 +49,8 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
         path = Path(path)
         if path.is_dir():
             raise YukonError(f"results store {path} is a directory, not a file")
+        if path.exists() and not path.is_file():
+            raise YukonError(f"results store {path} is not a regular file (a device or a FIFO)")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -78,10 +80,13 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
     @classmethod
     def open_existing(cls, path) -> "Store":
         """Open a store that must already exist, read-only (export, stats): a store the user
-        may not write (an archived one) is read as an immutable file."""
+        may not write (an archived one) is read as an immutable file, and refused when its
+        journal still holds results (``check_no_journal``)."""
         path = Path(path)
         if not path.is_file():
             raise YukonError(f"no results store at {path}")
+        if not writable(path):
+            check_no_journal(path)
         connection = connect(path, "rw" if writable(path) else "ro&immutable=1")
         try:
             meta = read_meta(connection, path, allow_empty=False)
@@ -101,6 +106,17 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
 
     def __exit__(self, *exc_info):
         self.close()
+
+
+def check_no_journal(path: Path) -> None:
+    """Refuse a store this process may not write whose write-ahead log holds data (a run
+    was killed): read as an immutable file, SQLite would ignore the results in the log."""
+    journal = Path(f"{path}-wal")
+    if journal.is_file() and journal.stat().st_size > 0:
+        raise YukonError(
+            f"results store {path} is read-only and its journal {journal} holds results not yet "
+            "in the store; read a writable copy of both files"
+        )
 
 
 def prepared(

@@ -10,6 +10,7 @@ becomes 2, no row changes); read-only opening leaves it as it is.
 """
 
 import sqlite3
+import sys
 import typing
 from dataclasses import fields
 from pathlib import Path
@@ -30,6 +31,8 @@ SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 # What SQLite's typeof() may say of a value of each column type; a large deal as text.
 ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
 DEAL_TEXT = "[0-9]" * 21
+# The largest finite double: a REAL beyond it is infinite (SQLite stores NaN as NULL).
+LARGEST_REAL = sys.float_info.max
 # The values a column may hold, per table.
 RESULT_CHOICES = {"status": STATUSES}
 RATING_CHOICES = {"tier": TIER_NAMES}
@@ -121,25 +124,32 @@ def quick_check(connection: sqlite3.Connection, path: Path) -> None:
 
 def check_values(connection: sqlite3.Connection, path: Path) -> None:
     """Refuse a hand-edited store whose values do not fit their columns (a text deal
-    number, a blob solution), naming the first such row and column."""
+    number, a blob solution, an infinite number of seconds), naming the first such row and
+    column."""
     for item in FIELDS:
-        definition = column_definition(item, RESULT_CHOICES)
-        if item.name == "deal":
-            condition = (
-                f"NOT (typeof(deal) = 'integer' OR (typeof(deal) = 'text' AND deal GLOB '{DEAL_TEXT}'))"
-            )
-        else:
-            kinds = ALLOWED_TYPES[definition.split()[1]] + (() if "NOT NULL" in definition else ("null",))
-            condition = f"typeof({item.name}) NOT IN ({', '.join(repr(kind) for kind in kinds)})"
         with translated(path, "cannot read"):
             row = connection.execute(
-                f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {condition} LIMIT 1"
+                f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {misfit(item)} LIMIT 1"
             ).fetchone()
         if row is not None:
+            kind = "an infinite number" if row[1] == "real" else f"a {row[1]} value"
             raise YukonError(
                 f"results store {path} is damaged: the row of deal {row[0][:40]} holds "
-                f"a {row[1]} value in column {item.name}"
+                f"{kind} in column {item.name}"
             )
+
+
+def misfit(item) -> str:
+    """The SQL condition of a ``results`` row whose value of field ``item`` does not fit."""
+    if item.name == "deal":
+        return f"NOT (typeof(deal) = 'integer' OR (typeof(deal) = 'text' AND deal GLOB '{DEAL_TEXT}'))"
+    definition = column_definition(item, RESULT_CHOICES)
+    sql_type = definition.split()[1]
+    kinds = ALLOWED_TYPES[sql_type] + (() if "NOT NULL" in definition else ("null",))
+    condition = f"typeof({item.name}) NOT IN ({', '.join(repr(kind) for kind in kinds)})"
+    if sql_type == "REAL":
+        condition += f" OR (typeof({item.name}) = 'real' AND abs({item.name}) > {LARGEST_REAL!r})"
+    return condition
 
 
 def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
