@@ -184,8 +184,9 @@ def test_odd_digits_as_deal_range_and_column(tmp_path, text):
 # ---- 7. output to a full disk ---------------------------------------------------------------------
 
 
-def test_deal_to_dev_full():
-    with open("/dev/full", "w") as full:
+def test_deal_to_a_full_device(tmp_path):
+    """A full device made in a temporary folder (never the system's /dev/full)."""
+    with open(device_node(tmp_path, 7), "w") as full:
         result = subprocess.run([YUKON_CLI, "deal", "12"], stdout=full, stderr=subprocess.PIPE, text=True)
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["error: cannot write the output: No space left on device"]
