@@ -187,24 +187,25 @@ def add_action(tables, count, pre, pre_count, add, add_count, delete, delete_cou
         return -1
     actions, masks = tables[H2_ACTIONS], tables[H2_MASKS]
     masks[count, :, :] = 0
-    kept = 0
-    for i in range(pre_count):
-        if pre[i] != NO_FACT:
-            actions[count, PRE + kept] = pre[i]
-            set_bit(masks[count, MASK_PRE], pre[i])
-            kept += 1
-    actions[count, PRE_COUNT] = kept
-    kept = 0
-    for i in range(add_count):
-        if add[i] != NO_FACT:
-            actions[count, ADD + kept] = add[i]
-            set_bit(masks[count, MASK_ADD], add[i])
-            kept += 1
-    actions[count, ADD_COUNT] = kept
-    for i in range(delete_count):
-        if delete[i] != NO_FACT:
-            set_bit(masks[count, MASK_DELETE], delete[i])
+    listed = actions[count]
+    listed[PRE_COUNT] = note_facts(listed[PRE : PRE + MAX_PRE], masks[count, MASK_PRE], pre, pre_count)
+    listed[ADD_COUNT] = note_facts(listed[ADD : ADD + MAX_ADD], masks[count, MASK_ADD], add, add_count)
+    note_facts(listed[:0], masks[count, MASK_DELETE], delete, delete_count)  # deletes: the mask only
     return count + 1
+
+
+@kernel
+def note_facts(listed, mask, facts, count):
+    """Copy the first ``count`` of ``facts``, less NO_FACT entries, into ``listed`` (as many as
+    it holds) and into the bitset ``mask``; return how many there were."""
+    kept = 0
+    for i in range(count):
+        if facts[i] != NO_FACT:
+            if kept < listed.shape[0]:
+                listed[kept] = facts[i]
+            set_bit(mask, facts[i])
+            kept += 1
+    return kept
 
 
 @kernel
