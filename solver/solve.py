@@ -343,7 +343,7 @@ def settled(probe: Search, status: int, budget: Budget) -> bool:
 
 def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
     """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
-    Called once the first probe has searched ROOT_PAIRS_AFTER positions without a win, so
+    Called once the solve has searched ROOT_PAIRS_AFTER positions without a verdict, so
     easy deals never pay for a test; every search started after it tests its root (the
     proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
     the positions after it (``engine.search.pairs_due``)."""
