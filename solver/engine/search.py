@@ -16,8 +16,9 @@ depth at which a position was expanded, and a position reached again no shorter 
 
 Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``prune``) is
 tested at the root and after every move that may have made a position hopeless; the
-remembered dead tables (``nogoods``) at every new position; the full pairwise test (``h2``)
-only on credit (``pairs_due``). ``dead_ends`` is the tuple of the pairwise test's tables
+remembered dead tables (``nogoods``, when on) at every new position; the full pairwise test
+(``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says, once the solve has let the
+pairwise tests run (``solver.solve.root_dead``). ``dead_ends`` is the tuple of the pairwise test's tables
 (``h2.make_tables``), built for the root by ``h2.build_tables``.
 
 The stack and the control block are laid out in ``layout``.
@@ -75,13 +76,7 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 
 
-def make_control(
-    mode: int,
-    options: int,
-    limit: int,
-    grow_at: int,
-    branch_limit: int = 0,
-) -> np.ndarray:
+def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
     (it can never prove unsolvable)."""
