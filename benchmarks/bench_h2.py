@@ -11,13 +11,15 @@ that no position on a winning line is flagged, and what it decides at the root o
 random playouts of hard PySolFC deals, strict and with foundation return, split by verdict.
 ``lines`` replays every catalogue line (strict, and the same line with foundation return,
 where it is legal too) and tests every position on it: any flagged position is a soundness
-bug, and the script exits 1. ``root`` tests the opening of each deal and counts the result
-against ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is
-a soundness bug (exit 1). ``compare`` solves each deal with the default reductions and with
-the same but the pairwise test, at a node budget: a deal solved one way and proved lost the
-other is a soundness bug (exit 1). ``search`` solves each deal with the switches named
-(``off``: no pairwise test; ``root``: the default; ``search``: also ``H2_SEARCH``; ``every``:
-also ``NOGOODS``) and reports its verdict, positions, CPU seconds and the tests' counters.
+bug, and the script exits 1. ``root`` tests the opening of each deal (and lists the deals
+the twin rule's case split, ``prune.twins_hopeless``, flags and the pairwise test does not)
+and counts the result against ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a
+flagged solved deal is a soundness bug (exit 1). ``compare`` solves each deal with the
+default reductions and with the same but the pairwise test, at a node budget: a deal solved
+one way and proved lost the other is a soundness bug (exit 1). ``search`` solves each deal
+with the switches named (``off``: no pairwise test; ``root``: the default; ``search``: also
+``H2_SEARCH``; ``every``: also ``NOGOODS``) and reports its verdict, positions, CPU seconds
+and the tests' counters.
 Each writes ``benchmarks/results/h2_<what>.json``.
 """
 
@@ -36,7 +38,7 @@ from common import command_line, machine_info, now, parse_deals, percentiles, wr
 from tqdm import tqdm
 
 from solver.board import read_board
-from solver.engine import h2, moves
+from solver.engine import h2, moves, prune
 from solver.notation import replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
 from solver.packing import pack
@@ -132,11 +134,11 @@ def study_verdicts(foundation_return: bool) -> dict[int, str]:
 
 def root(args) -> dict:
     rules = Rules("yukon", args.foundation_return)
-    known = study_verdicts(args.foundation_return)
+    known = study_verdicts(args.foundation_return) if args.numbering == "pysol" else {}
     tables = h2.make_tables()
-    counts, flagged_solved, flagged = {}, [], []
+    counts, flagged_solved, flagged, twins_only = {}, [], [], []
     for deal in tqdm(parse_deals(args.deals), desc="deals", file=sys.stderr):
-        packed = pack(deal_board("yukon", deal, "pysol"), rules)
+        packed = pack(deal_board("yukon", deal, args.numbering), rules)
         h2.build_tables(packed.state, packed.params, tables)
         dead = bool(h2.h2_dead(packed.state, packed.params, tables))
         status = known.get(deal, "not in the study")
@@ -146,12 +148,16 @@ def root(args) -> dict:
             flagged.append(deal)
             if status == "solved":
                 flagged_solved.append(deal)
+        if prune.twins_hopeless(packed.state, packed.params) and not dead:
+            twins_only.append(deal)
     return {
         "rules": rules.label(),
+        "numbering": args.numbering,
         "deals": args.deals,
         "counts": counts,
         "flagged": flagged,
         "unsound": flagged_solved,
+        "twin_case_split_flags_h2_does_not": twins_only,
     }
 
 
@@ -219,7 +225,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=5, help="cost: playout seed (default 5)")
     parser.add_argument("--deals", default="1-2000", help="root, compare, search: deals (default 1-2000)")
-    parser.add_argument("--numbering", choices=NUMBERINGS, default="pysol", help="compare: deal numbering")
+    parser.add_argument(
+        "--numbering", choices=NUMBERINGS, default="pysol", help="root, compare: deal numbering"
+    )
     parser.add_argument(
         "--max-nodes", type=int, default=1_000_000, help="compare, search: node budget a solve"
     )

@@ -20,6 +20,7 @@ class TableSource(TypedDict):
     deal_span: list[int] | None
     commands: list[str]
     retry: NotRequired["TableSource"]
+    earlier_retries: NotRequired[list["TableSource"]]
     deals: NotRequired[str]
     deals_argument: NotRequired[str]
 

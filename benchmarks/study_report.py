@@ -4,6 +4,7 @@ in the README's winnability block."""
 from reports import interval, join_sections, pct, plot_section, seconds, table_start
 from shapes import StudyFigures
 from study_figures import RETRY_TIME_LIMIT
+from tables import retries_of
 
 from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
@@ -29,14 +30,15 @@ def report(figures: StudyFigures, images: list[str]) -> str:
 def provenance(rule_set: dict) -> str:
     source = rule_set["source"]
     commands = "; ".join(f"`{command}`" for command in source["commands"]) or "n/a"
-    if "retry" in source:
-        retried = source["retry"]
-        commands += "; then its unknowns again: " + "; ".join(
-            f"`{command}`" for command in retried["commands"]
-        )
-    versions = ", ".join(
-        sorted({*source["solver_versions"], *source.get("retry", {}).get("solver_versions", [])})
-    )
+    retries = retries_of(source)
+    for retried in retries:
+        again = "; ".join(f"`{command}`" for command in retried["commands"])
+        commands += f"; then its unknowns again: {again}"
+    versions = {
+        *source["solver_versions"],
+        *(version for done in retries for version in done["solver_versions"]),
+    }
+    versions = ", ".join(sorted(versions))
     past = f"; {rule_set['stored_past_range']} more deals stored past the range" * bool(
         rule_set["stored_past_range"]
     )

@@ -106,8 +106,8 @@ def write_table(table: Table, directory: Path) -> None:
     verdicts = gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0)
     replace_file(directory / f"{table.name}.verdicts.csv.gz", verdicts)
     replace_file(directory / f"{table.name}.source.json", json.dumps(table.source, indent=2) + "\n")
-    if "retry" in table.source:
-        replace_file(directory / f"{table.name}.retried.txt", table.source["retry"]["deals"] + "\n")
+    for number, retried in enumerate(retries_of(table.source), 1):
+        replace_file(directory / retried_file(table.name, number), retried["deals"] + "\n")
 
 
 def read_table(directory: Path, name: str) -> Table:
@@ -158,11 +158,12 @@ def load_tables(stores: Path | None, directory: Path) -> list[Table]:
 
 
 def with_retries(table: Table, retry: Table) -> Table:
-    """``table`` with the deals it has as unknown replaced by their rows in ``retry``, a
-    store of deals solved again after the main run (its unknowns, with a longer limit:
-    ``--unknown NAME`` prints them). A decided verdict stands; a retry that contradicts one
-    is refused. The retried deals are recorded in the source, so the command that made the
-    retry store can be printed."""
+    """``table`` with the deals it has as unknown replaced by their rows in ``retry``
+    (``settles_more`` says which), a store of deals solved again after the main run (its
+    unknowns: ``--unknown NAME`` prints them). A decided verdict stands; a retry that
+    contradicts one is refused. The retried deals are recorded in the source, so the command that made the
+    retry store can be printed; a table retried before keeps its earlier retries' sources
+    (``earlier_retries``, oldest first), and merging the same retry store again changes nothing."""
     again = {row[0]: row for row in retry.rows}
     rows = []
     for row in table.rows:
@@ -170,12 +171,40 @@ def with_retries(table: Table, retry: Table) -> Table:
         if new is not None and UNKNOWN not in (row[1], new[1]) and new[1] != row[1]:
             store = retry.source["store"]
             raise YukonError(f"deal {row[0]}: {row[1]} in {table.name}, {new[1]} in {store}")
-        rows.append(new if new is not None and row[1] == UNKNOWN else row)
+        rows.append(new if new is not None and row[1] == UNKNOWN and settles_more(new, row) else row)
     deals = str(as_deal_range(again))
-    listed = f"$(cat {RESULTS.relative_to(HERE.parent)}/{table.name}.retried.txt)"
+    earlier = [
+        done
+        for done in retries_of(table.source)
+        if (done["created_at"], done["deals"]) != (retry.source["created_at"], deals)
+    ]
+    listed = f"$(cat {RESULTS.relative_to(HERE.parent)}/{retried_file(table.name, len(earlier) + 1)})"
     retried = retry.source | {"deals": deals, "deals_argument": listed}
     retried["commands"] = store_commands(retried)
-    return Table(table.name, table.source | {"retry": retried}, rows)
+    source = {key: value for key, value in table.source.items() if key != "earlier_retries"} | {
+        "retry": retried
+    }
+    if earlier:
+        source["earlier_retries"] = earlier
+    return Table(table.name, source, rows)
+
+
+def settles_more(again: tuple, before: tuple) -> bool:
+    """Does a retry's row of a deal stored as unknown replace it: a verdict always, an
+    unknown only after searching more positions (a cheap retry leaves the effort it did not
+    match as it was)."""
+    return again[1] != UNKNOWN or again[3] > before[3]
+
+
+def retries_of(source: dict) -> list[dict]:
+    """The retry sources of a table's source, oldest first."""
+    latest = [source["retry"]] if "retry" in source else []
+    return [*source.get("earlier_retries", []), *latest]
+
+
+def retried_file(name: str, number: int) -> str:
+    """The file listing the deals of a table's ``number``-th retry (from 1)."""
+    return f"{name}.retried.txt" if number == 1 else f"{name}.retried-{number}.txt"
 
 
 def contiguous_prefix(rows: list[tuple]) -> list[tuple]:

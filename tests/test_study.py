@@ -247,6 +247,27 @@ def test_a_retry_store_replaces_unknowns_only(stores, tmp_path, capsys):
     assert "has no unknown deals" in capsys.readouterr().err
 
 
+def test_a_second_retry_keeps_the_first(stores, tmp_path, capsys):
+    """A table retried before, retried again from a new store: the first retry's deals and
+    command are kept (``earlier_retries``, its own deals file) beside the second's, and
+    merging the same store once more changes nothing."""
+    out = tmp_path / "out"
+    make_store(stores / "yukon-retry.db", Rules("yukon"), {8: UNSOLVABLE, 9: UNKNOWN})
+    assert run("--stores", stores, "--out", out) == 0
+    later = tmp_path / "later"
+    later.mkdir()
+    make_store(later / "yukon-retry.db", Rules("yukon"), {9: SOLVED})
+    for _ in range(2):
+        capsys.readouterr()
+        assert run("--stores", later, "--out", out) == 0
+    text = capsys.readouterr().out
+    assert figures_of(out)["rule_sets"][0]["counts"] == {SOLVED: 8, UNSOLVABLE: 2, UNKNOWN: 0}
+    assert (out / "yukon.retried.txt").read_text() == "8-9\n"
+    assert (out / "yukon.retried-2.txt").read_text() == "9\n"
+    assert len(json.loads((out / "yukon.source.json").read_text())["earlier_retries"]) == 1
+    assert text.count("yukon.retried.txt") == 1 and text.count("yukon.retried-2.txt") == 1
+
+
 def test_a_retry_that_contradicts_a_verdict_is_refused(stores, tmp_path, capsys):
     make_store(stores / "yukon-retry.db", Rules("yukon"), {7: SOLVED})
     assert run("--stores", stores, "--out", tmp_path / "out") == 2

@@ -215,6 +215,14 @@ def set_bit(words, bit):
 
 
 @kernel
+def copy_words(target, source, words):
+    """Copy the first ``words`` words of ``source`` into ``target`` (a loop: an array
+    assignment would compile numba's shape-error machinery into every caller)."""
+    for w in range(words):
+        target[w] = source[w]
+
+
+@kernel
 def has_bit(words, bit):
     """Is ``bit`` of a bitset of uint64 words set?"""
     return (words[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
@@ -402,7 +410,7 @@ def h2_dead(state, params, tables):
     applied_at[:action_count] = -1
     homes = 0
     for i in range(count):
-        reach[known[i], :words] = mask[:words]
+        copy_words(reach[known[i]], mask, words)
         if known[i] < 52:
             homes += 1
     tick = 0

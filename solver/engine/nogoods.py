@@ -30,6 +30,7 @@ from solver.engine.h2 import (
     HEADER_RING_NEXT,
     HEADER_WORDS,
     RING_SIZE,
+    copy_words,
     has_bit,
     position_facts,
     set_bit,
@@ -44,7 +45,9 @@ def remember_dead(tables):
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
     slot = header[HEADER_RING_NEXT]
     reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
-    tables[H2_RING][slot, :fact_count, :words] = reach[:fact_count, :words]
+    ring = tables[H2_RING][slot]
+    for fact in range(fact_count):
+        copy_words(ring[fact], reach[fact], words)
     reachable[:] = 0
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
