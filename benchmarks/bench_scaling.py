@@ -32,7 +32,7 @@ import plots
 import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
 from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
-from shapes import DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
+from shapes import SCALING, DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
 
 from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
@@ -501,7 +501,7 @@ def main(argv=None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         for name in PARTS if args.part == "all" else (args.part,):
             run_part(name, args, figures)
-        write_json(args.out, figures)
+        write_json(args.out, figures, SCALING)
         block = report(figures, scaling_images(args))
         if args.readme:
             rewrite_readme(args.readme, block, MARKERS)

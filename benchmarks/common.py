@@ -15,8 +15,10 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from shapes import BENCHMARK
 
 from solver.atomic import replace_file
+from solver.formats import Format, stamped
 from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.record import STATUSES
@@ -125,7 +127,8 @@ def warm_up(variant: str, numbering: str, deal: int = 1, time_limit: float = 10.
     }
 
 
-def write_json(path: str | Path, data: dict) -> None:
+def write_json(path: str | Path, data: dict, kind: Format = BENCHMARK) -> None:
+    """Write ``data`` as a figures file of format ``kind`` (its keys first)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    replace_file(path, json.dumps(data, indent=2) + "\n")
+    replace_file(path, json.dumps(stamped(data, kind), indent=2) + "\n")

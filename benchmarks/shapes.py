@@ -1,14 +1,35 @@
-"""The declared shapes of the JSON files the benchmarks write: ``<name>.source.json`` and
-``study.json`` of the study, ``scaling.json`` of ``bench_scaling.py``. Counts are keyed by
-status (solved / unsolvable / unknown); percentile entries hold median / p90 / p99 / max."""
+"""The declared formats and shapes of the JSON files the benchmarks write: ``<name>.source.json``
+and ``study.json`` of the study, ``scaling.json`` of ``bench_scaling.py``. Counts are keyed by
+status (solved / unsolvable / unknown); percentile entries hold median / p90 / p99 / max.
+
+Every file names its format in its first two keys (``solver/formats.py``): the three above
+their own, every other figures file ``common.write_json`` writes ``yukon-benchmark``. Files
+written before the keys came lack them; their readers take them as version 1."""
 
 from typing import NotRequired, TypedDict
 
+from solver.formats import Format
+
+STUDY = Format("yukon-study", 1)
+TABLE_SOURCE = Format("yukon-study-source", 1)
+SCALING = Format("yukon-scaling", 1)
+BENCHMARK = Format("yukon-benchmark", 1)
+
+
+class Stamped(TypedDict):
+    """The format keys that lead a file."""
+
+    format: str
+    format_version: int
+
 
 class TableSource(TypedDict):
-    """Where a compact table came from (``<name>.source.json``); ``retry`` is the retry
-    store's source, with the deals it retried (``deals``) and how its commands name them."""
+    """Where a compact table came from (``<name>.source.json``, where the format keys lead
+    it); ``retry`` is the retry store's source, with the deals it retried (``deals``) and how
+    its commands name them."""
 
+    format: NotRequired[str]
+    format_version: NotRequired[int]
     store: str
     rules: dict
     numbering: str
@@ -70,7 +91,7 @@ class ReturnFigures(TypedDict):
     consistency: dict
 
 
-class StudyFigures(TypedDict):
+class StudyFigures(Stamped):
     """``study.json``; ``players`` is keyed by variant, then by figure."""
 
     rule_sets: list[RuleSetFigures]
@@ -127,7 +148,7 @@ class JobsFigures(TypedDict):
     runs: list[dict]
 
 
-class ScalingFigures(TypedDict):
+class ScalingFigures(Stamped):
     """``scaling.json``: each part present once measured."""
 
     benchmark: str

@@ -33,6 +33,7 @@ from pathlib import Path
 import plots
 from common import write_json
 from reports import readme_images, rewrite_readme
+from shapes import STUDY
 from study_figures import study_figures
 from study_report import MARKERS, report
 from tables import RESULTS, Table, contiguous_prefix, load_tables, unknown_deals
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
             return 0
         tables = load_tables(args.stores, args.out)
         figures = study_figures(tables, args.players)
-        write_json(args.out / "study.json", figures)
+        write_json(args.out / "study.json", figures, STUDY)
         drawn = [] if args.no_plots else plots.draw_all(figures, covered_rows(tables), args.out)
         block = report(figures, readme_images(drawn, args.readme))
         if args.readme:

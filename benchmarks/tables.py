@@ -9,11 +9,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from shapes import TableSource
+from shapes import TABLE_SOURCE, TableSource
 
 from solver.atomic import replace_file
 from solver.commands import solve_command
 from solver.errors import YukonError
+from solver.formats import check_format, stamped, unstamped
 from solver.result import UNKNOWN
 from solver.rules import Rules
 from solver.runs.batch import as_deal_range
@@ -105,7 +106,8 @@ def write_table(table: Table, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     verdicts = gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0)
     replace_file(directory / f"{table.name}.verdicts.csv.gz", verdicts)
-    replace_file(directory / f"{table.name}.source.json", json.dumps(table.source, indent=2) + "\n")
+    source = stamped(table.source, TABLE_SOURCE)
+    replace_file(directory / f"{table.name}.source.json", json.dumps(source, indent=2) + "\n")
     for number, retried in enumerate(retries_of(table.source), 1):
         replace_file(directory / retried_file(table.name, number), retried["deals"] + "\n")
 
@@ -128,7 +130,8 @@ def read_table(directory: Path, name: str) -> Table:
         ]
     except ValueError as error:
         raise YukonError(f"compact table {verdicts} has a bad row: {error}") from None
-    return Table(name, source, rows)
+    check_format(source, TABLE_SOURCE, str(directory / f"{name}.source.json"))
+    return Table(name, unstamped(source), rows)
 
 
 def load_tables(stores: Path | None, directory: Path) -> list[Table]:

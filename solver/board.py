@@ -22,6 +22,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.errors import YukonError, clipped
+from solver.formats import BOARD, check_format
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
@@ -190,7 +191,10 @@ def check_board(board: Board, rules: Rules) -> None:
 
 
 def board_from_json(data, rules: Rules) -> Board:
-    """Read the JSON form (as produced by ``Board.to_json``)."""
+    """Read the JSON form (as produced by ``Board.to_json``; ``yukon deal --format json``
+    adds the format keys of ``yukon-board``)."""
+    if isinstance(data, dict):
+        check_format(data, BOARD, "board JSON")
     try:
         columns, face_down_counts = [], []
         for number, column in enumerate(data["columns"], start=1):

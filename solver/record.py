@@ -2,9 +2,9 @@
 
 ``Record``'s fields, in their order, are the published names: the results store's columns,
 the objects of ``yukon export`` and ``yukon solve --json``, and (the fields marked
-``REPLAYED``, which lead every object) what ``yukon verify`` needs to replay a record.
-Nothing else spells the list out; the conversions to and from a JSON object and a store row
-live here.
+``REPLAYED``, which lead every object after its format keys) what ``yukon verify`` needs to
+replay a record. Nothing else spells the list out; the conversions to and from a JSON object
+(format ``yukon-record``, ``solver/schemas/record.schema.json``) and a store row live here.
 
 A store row differs from the JSON object in two ways: booleans are 0/1, and a deal number
 beyond SQLite's integers (2**63 - 1; PySolFC numbers deals up to 10**20) is stored as
@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 import solver
+from solver.formats import RECORD, check_format, stamped
 from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 
@@ -115,11 +116,14 @@ class Record:
         return Rules(self.variant, self.foundation_return)
 
     def to_json(self) -> dict:
-        """A JSON object with every field, in field order."""
-        return asdict(self)
+        """A JSON object: the format keys, then every field in field order."""
+        return stamped(asdict(self), RECORD)
 
     @classmethod
     def from_json(cls, data: dict) -> "Record":
+        """The record of a JSON object, with or without the format keys (release 0.1.0
+        wrote none); YukonError for another format or a newer version."""
+        check_format(data, RECORD, f"record of deal {data.get('deal')}")
         return cls(**{name: data[name] for name in FIELD_NAMES})
 
     def to_row(self) -> tuple:

@@ -6,13 +6,15 @@ deal its number names); *illegal* when a solved line does not win, when a field 
 wrong type or value (a status ``"SOLVED"``, a list), or when a record claiming unsolvable
 carries a line that wins (a contradiction); otherwise *unverifiable* (unsolvable and
 unknown verdicts cannot be checked by replay). A line that is not UTF-8 JSON holding a
-record object is *unreadable*: bad input, counted, the first one named.
+record object (format ``yukon-record`` of this release or older, or no format keys, as
+release 0.1.0 wrote) is *unreadable*: bad input, counted, the first one named.
 """
 
 import json
 
 from solver.board import parse_board
 from solver.errors import YukonError, clipped, decoded_text
+from solver.formats import RECORD, check_format
 from solver.notation import final_position, replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
 from solver.record import REPLAY_FIELDS, STATUSES
@@ -87,6 +89,7 @@ def read_record(line: str, where: str) -> dict | None:
         ) from None
     if not isinstance(record, dict):
         raise YukonError(f"{where}: not a JSON object")
+    check_format(record, RECORD, where)
     missing = [field for field in REPLAY_FIELDS if field not in record]
     if missing:
         raise YukonError(f"{where}: missing field {', '.join(missing)}")

@@ -305,7 +305,7 @@ def test_solve_json_is_a_verifiable_record(solved_record):
     assert is_won(final_position(deal_board("russian", 16), record["solution"].split(), RUSSIAN))
     for field in ("nodes", "seconds", "peak_table_entries", "proven_minimal", "budget"):
         assert field in record
-    assert list(record) == list(FIELD_NAMES)
+    assert list(record) == ["format", "format_version", *FIELD_NAMES]
     assert (record["time_limit"], record["max_nodes"], record["solver_version"]) == (60.0, None, __version__)
 
 

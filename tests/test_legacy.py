@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 import solver
 from solver.cli import main
+from solver.formats import RECORD, stamped
 from solver.record import Record
 from solver.runs.summary import summarize
 from solver.store import Store, export_jsonl
@@ -57,17 +58,21 @@ def test_stats_reads_it(legacy_store):
     assert "30 (deals 1..30): 27 solved, 1 unsolvable, 2 unknown (nodes 2)" in result.stdout
 
 
-def test_export_is_what_0_1_0_exported(legacy_store, tmp_path):
+def test_export_is_what_0_1_0_exported_with_the_format_keys_first(legacy_store, tmp_path):
     out = tmp_path / "export.jsonl"
     assert export_jsonl(legacy_store, out) == 30
-    assert out.read_text() == EXPORT.read_text()
+    fresh = [json.loads(line) for line in out.read_text().splitlines()]
+    old = [json.loads(line) for line in EXPORT.read_text().splitlines()]
+    assert [stamped(record, RECORD) for record in old] == fresh
+    assert all(list(record)[:2] == ["format", "format_version"] for record in fresh)
 
 
 def test_its_export_parses_as_records():
     lines = EXPORT.read_text().splitlines()
     for line in lines:
         data = json.loads(line)
-        assert Record.from_json(data).to_json() == data
+        assert "format" not in data
+        assert Record.from_json(data).to_json() == stamped(data, RECORD)
 
 
 @pytest.mark.parametrize("source", ["fresh export", "0.1.0 export"])

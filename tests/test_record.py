@@ -100,7 +100,8 @@ def test_a_record_refuses_an_unknown_status():
 def test_json_and_row_round_trips(deal):
     record = dataclasses.replace(fake_record(1, "solved", solution="1>F:AS", budget=None), deal=deal)
     data = json.loads(json.dumps(record.to_json()))
-    assert list(data) == list(FIELD_NAMES)
+    assert list(data) == ["format", "format_version", *FIELD_NAMES]
+    assert (data["format"], data["format_version"]) == ("yukon-record", 1)
     assert Record.from_json(data) == record
     row = record.to_row()
     assert len(row) == len(FIELD_NAMES)

@@ -18,6 +18,7 @@ from solver.catalogue.files import catalogue_name, load_checked, read_catalogue,
 from solver.catalogue.schedule import daily_entry
 from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
 from solver.errors import YukonError
+from solver.formats import DAILY, stamped
 from solver.result import TIER_NAMES
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
@@ -166,7 +167,9 @@ def daily(day, variant, tier, directory, as_json):
     chosen_day = parse_date(day)
     entry, pick = daily_entry(load_checked(catalogue_directory(directory), variant, tier), chosen_day)
     if as_json:
-        click.echo(json.dumps({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}))
+        click.echo(
+            json.dumps(stamped({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}, DAILY))
+        )
         return
     click.echo(
         f"{chosen_day.isoformat()} {variant} {tier}: {entry['numbering']} deal {entry['deal']} "

@@ -15,6 +15,7 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.errors import YukonError, decoded_text
+from solver.formats import BOARD, stamped
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
@@ -34,7 +35,7 @@ def deal(deal, variant, numbering, output_format):
     """
     board = deal_board(variant, parse_deal_number(deal), numbering)
     if output_format == "json":
-        click.echo(json.dumps(board.to_json()))
+        click.echo(json.dumps(stamped(board.to_json(), BOARD)))
     else:
         click.echo(board.to_text(), nl=False)
 

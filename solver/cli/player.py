@@ -15,6 +15,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.formats import HINT, stamped
 from solver.result import LARGEST_INTEGER
 
 
@@ -81,7 +82,7 @@ def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_n
     answer = suggest(board, rules, policy, seed, **given_settings(samples, max_nodes))
     if as_json:
         fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
-        click.echo(json.dumps(fields | {"policy": policy, "seed": seed}))
+        click.echo(json.dumps(stamped(fields | {"policy": policy, "seed": seed}, HINT)))
     else:
         click.echo(answer.text())
 

@@ -4,10 +4,12 @@ numba's on-disk cache checks only the source file of the kernel it loads, not th
 the kernels it calls, so an edit to ``moves.py`` would leave a stale ``search_chunk``
 behind. Kernels are therefore cached in a folder named after a digest of every engine
 source file, subpackages included: any change there starts a fresh cache. The folder is under
-``$NUMBA_CACHE_DIR`` when that is set, else in the user's cache folder of the platform
-(``$XDG_CACHE_HOME`` or ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on
-Windows); where that cannot be written, under the system's temporary folder, and failing
-that kernels are compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print).
+``$NUMBA_CACHE_DIR`` when that is set, else in the platform's cache folder for this user
+(``platformdirs``: ``$XDG_CACHE_HOME/yukon-solver`` or ``~/.cache/yukon-solver`` on Linux,
+``~/Library/Caches/yukon-solver`` on macOS, ``%LOCALAPPDATA%\\yukon-solver\\Cache`` on Windows);
+where that cannot be written, under the system's temporary folder, and failing that kernels
+are compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print). Nothing
+here needs a POSIX-only module: the compile lock is ``filelock``'s (flock, or msvcrt on Windows).
 """
 
 import errno
@@ -18,23 +20,34 @@ import os
 import stat
 import sys
 import tempfile
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
 import numba
+import platformdirs
 from numba.core import types
 
-try:
-    import fcntl
-except ImportError:  # Windows: msvcrt locks instead
-    fcntl = None
-    import msvcrt
+with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FILE_LOCK
+    warnings.simplefilter("ignore")
+    import filelock
 
 KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False}
 ENGINE_FOLDER = Path(__file__).parent
 # Every folder a fallback cache goes through, in a place other users can write (the system's
 # temporary folder), must be this user's own and closed to others: numba unpickles what it finds.
 PRIVATE_MODE = 0o700
+# The OS's lock on an open file (flock on POSIX, msvcrt on Windows), which the OS lets go of
+# when the process ends however it ends; None where there is none (no fcntl off Windows):
+# filelock would then offer a lock file whose mere presence holds it, which a compile killed
+# midway would leave held for good, so the kernels compile without a lock instead.
+OS_FILE_LOCK = (
+    filelock.WindowsFileLock
+    if sys.platform == "win32"
+    else filelock.UnixFileLock
+    if filelock.has_fcntl
+    else None
+)
 
 
 def source_digest(folder: Path) -> str:
@@ -45,21 +58,15 @@ def source_digest(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def user_cache_home() -> Path:
-    """The platform's folder for a user's caches: ``$XDG_CACHE_HOME`` or ``~/.cache``,
-    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows."""
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-
-
 def preferred_cache_root() -> Path:
-    """``$NUMBA_CACHE_DIR``, else ``yukon-solver`` in the user's cache folder."""
+    """``$NUMBA_CACHE_DIR``, else the platform's cache folder of ``yukon-solver`` for this user
+    (the fallback when platformdirs finds no home folder for this user)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    return user_cache_home() / "yukon-solver"
+    try:
+        return Path(platformdirs.user_cache_dir("yukon-solver", appauthor=False))
+    except RuntimeError:
+        return fallback_cache_root()
 
 
 def user_id() -> int | None:
@@ -202,16 +209,19 @@ class CacheWrites:
 CACHING = CacheWrites()
 
 
-def lock_descriptor() -> int | None:
-    """The compile lock file, opened; None without a cache or when it cannot be opened (a
-    folder took its name): then there is no lock, and since numba writes each cache file
-    whole, processes compiling side by side only repeat work."""
-    if CACHE_FOLDER is None:
+def acquired_lock():
+    """The compile lock of the cache folder, once this process holds it (waiting for it as
+    long as another holds it); None without a cache, without an OS lock, or when the lock
+    file cannot be opened (a folder took its name): then there is no lock, and since numba
+    writes each cache file whole, processes compiling side by side only repeat work."""
+    if CACHE_FOLDER is None or OS_FILE_LOCK is None:
         return None
+    lock = OS_FILE_LOCK(CACHE_FOLDER / "compile.lock")
     try:
-        return os.open(CACHE_FOLDER / "compile.lock", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        lock.acquire()
     except OSError:
         return None
+    return lock
 
 
 @contextmanager
@@ -219,40 +229,12 @@ def compile_lock():
     """Held while a process compiles or loads the kernels: other processes of this machine
     (batch workers, Dask workers) wait, then load what the first one compiled, so the
     kernels compile once per machine, not once per process."""
-    lock = lock_descriptor()
-    if lock is None:
-        yield
-        return
+    lock = acquired_lock()
     try:
-        lock_file(lock)
-        try:
-            yield
-        finally:
-            unlock_file(lock)
+        yield
     finally:
-        os.close(lock)
-
-
-def lock_file(descriptor: int) -> None:
-    """Wait for the lock on the open file ``descriptor``: flock, or on Windows msvcrt's lock
-    of its first byte (which gives up after 10 s, so it is asked again)."""
-    if fcntl is not None:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        return
-    while True:
-        try:
-            msvcrt.locking(descriptor, msvcrt.LK_LOCK, 1)
-            return
-        except OSError as error:
-            if error.errno != errno.EDEADLOCK:  # not the 10 s timeout
-                raise
-
-
-def unlock_file(descriptor: int) -> None:
-    if fcntl is not None:
-        fcntl.flock(descriptor, fcntl.LOCK_UN)
-    else:
-        msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
+        if lock is not None:
+            lock.release()
 
 
 def kernel(function):

@@ -138,7 +138,9 @@ def dask_session(address: str, jobs: int):
 
 def kill_local_workers(cluster) -> None:
     """Stop a LocalCluster's worker processes at once: a worker busy in a solve would
-    otherwise finish its deal (up to the time limit) before the cluster can close."""
+    otherwise finish its deal (up to the time limit) before the cluster can close. (Windows
+    has no SIGKILL; there any signal but Ctrl-C's ends a process at once.)"""
+    kill = getattr(signal, "SIGKILL", signal.SIGTERM)
     for nanny in list(getattr(cluster, "workers", {}).values()):
         with suppress(Exception):
-            os.kill(nanny.process.pid, signal.SIGKILL)
+            os.kill(nanny.process.pid, kill)

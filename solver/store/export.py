@@ -24,8 +24,8 @@ def export_jsonl(store_path, out_file) -> int:
     file (a FIFO, a device) is written directly. The store itself, its journal files and
     any other SQLite database are refused.
 
-    Each object is a ``Record`` as JSON: every field in field order, those that
-    ``yukon verify`` replays first."""
+    Each object is a ``Record`` as JSON: its format keys (``yukon-record``), then every
+    field in field order, those that ``yukon verify`` replays first."""
     store = Store.open_existing(store_path)
     try:
         if out_file == "-" or hasattr(out_file, "write"):

@@ -1,0 +1,156 @@
+"""The JSON Schemas shipped in solver/schemas/ hold for what the commands print: each
+command's JSON, run through the CLI, validates against the schema of its format, and so
+does every record of release 0.1.0. Each schema also rejects a document gone wrong, so a
+schema that accepts anything would fail here."""
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.formats import BOARD, DAILY, FORMATS, HINT, RECORD, STATS, VERIFY_REPORT
+
+LEGACY = Path(__file__).parent / "data" / "legacy"
+SCHEMAS = resources.files("solver") / "schemas"
+
+
+def validator(kind) -> jsonschema.Draft202012Validator:
+    schema = json.loads((SCHEMAS / kind.schema_name).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def run(*arguments, exit_codes=(0,)) -> str:
+    result = CliRunner().invoke(main, [str(argument) for argument in arguments], prog_name="yukon")
+    assert result.exit_code in exit_codes, result.output
+    return result.stdout
+
+
+def assert_valid(document: dict, kind) -> None:
+    """``document`` names ``kind`` (in its first two keys) and its schema holds."""
+    assert list(document)[:2] == ["format", "format_version"]
+    assert (document["format"], document["format_version"]) == (kind.name, kind.version)
+    validator(kind).validate(document)
+
+
+@pytest.fixture
+def legacy_store(tmp_path):
+    target = tmp_path / "store-v1.db"
+    shutil.copyfile(LEGACY / "store-v1.db", target)
+    return target
+
+
+def test_every_shipped_schema_is_a_draft_2020_12_schema():
+    names = sorted(path.name for path in SCHEMAS.iterdir() if path.name.endswith(".schema.json"))
+    assert {kind.schema_name for kind in FORMATS} <= set(names)
+    for name in names:
+        schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema", name
+        jsonschema.Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "exit_code"),
+    [
+        (["16", "--variant", "russian"], 0),
+        (["7", "--variant", "russian"], 1),
+        (["12", "--max-nodes", "1"], 3),
+        (["3", "--variant", "milligan", "--numbering", "pysol"], 0),
+    ],
+    ids=["solved", "unsolvable", "unknown", "milligan"],
+)
+def test_solve_json_is_a_record(arguments, exit_code):
+    assert_valid(json.loads(run("solve", *arguments, "--json", exit_codes=(exit_code,))), RECORD)
+
+
+def test_every_record_of_release_0_1_0_and_of_its_export_now_validates(legacy_store, tmp_path):
+    old = [json.loads(line) for line in (LEGACY / "export-v1.jsonl").read_text().splitlines()]
+    for record in old:
+        assert "format" not in record
+        validator(RECORD).validate(record)
+    lines = run("export", legacy_store).splitlines()
+    assert len(lines) == len(old) == 30
+    for line in lines:
+        assert_valid(json.loads(line), RECORD)
+
+
+def test_verify_json_is_a_report(legacy_store, tmp_path):
+    exported = tmp_path / "export.jsonl"
+    run("export", legacy_store, "-o", exported)
+    assert_valid(json.loads(run("verify", exported, "--json")), VERIFY_REPORT)
+    assert_valid(json.loads(run("verify", LEGACY / "export-v1.jsonl", "--json")), VERIFY_REPORT)
+
+
+def test_stats_json_of_verdicts_plays_and_ratings(legacy_store, tmp_path):
+    assert_valid(json.loads(run("stats", legacy_store, "--json")), STATS)
+    store = tmp_path / "fresh.db"
+    solved = run(
+        "solve", "1-3", "--variant", "russian", "--jobs", "1", "--out", store, "--json", exit_codes=(0, 1)
+    )
+    assert_valid(json.loads(solved), STATS)
+    run("rate", "1-3", "--variant", "russian", "--runs", "2", "--jobs", "1", "--out", store)
+    run(
+        "play",
+        "1-3",
+        "--variant",
+        "russian",
+        "--policy",
+        "greedy",
+        "--runs",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        store,
+    )
+    summary = json.loads(run("stats", store, "--json"))
+    assert summary["policies"] and summary["tiers"]
+    assert_valid(summary, STATS)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["12", "--policy", "greedy"],
+        ["12", "--policy", "sampling", "--samples", "2", "--max-nodes", "500"],
+    ],
+    ids=["greedy", "sampling"],
+)
+def test_hint_json(arguments):
+    assert_valid(json.loads(run("hint", *arguments, "--json")), HINT)
+
+
+@pytest.mark.parametrize(("variant", "tier"), [("yukon", "easy"), ("russian", "hard")])
+def test_daily_json_of_the_shipped_catalogues(variant, tier):
+    document = json.loads(
+        run("daily", "--variant", variant, "--tier", tier, "--date", "2026-12-24", "--json")
+    )
+    assert_valid(document, DAILY)
+
+
+@pytest.mark.parametrize("variant", ["yukon", "milligan"])
+def test_deal_json_is_a_board(variant):
+    assert_valid(json.loads(run("deal", "3", "--variant", variant, "--format", "json")), BOARD)
+
+
+@pytest.mark.parametrize(
+    ("kind", "arguments", "spoil"),
+    [
+        (RECORD, ["solve", "16", "--variant", "russian", "--json"], {"status": "SOLVED"}),
+        (RECORD, ["solve", "16", "--variant", "russian", "--json"], {"format_version": 2}),
+        (HINT, ["hint", "12", "--policy", "greedy", "--json"], {"confidence": 2}),
+        (DAILY, ["daily", "--date", "2026-12-24", "--json"], {"date": "24 December"}),
+        (BOARD, ["deal", "3", "--format", "json"], {"stock": ["1S"]}),
+    ],
+)
+def test_a_document_gone_wrong_is_rejected(kind, arguments, spoil):
+    document = json.loads(run(*arguments))
+    validator(kind).validate(document)
+    with pytest.raises(jsonschema.ValidationError):
+        validator(kind).validate(document | spoil)
