@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from solver.api import replay_steps
 from solver.cli.options import (
     board_option,
     input_name,
@@ -15,9 +16,8 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.errors import YukonError, decoded_text
-from solver.notation import replay_tokens
 from solver.numbering import deal_board
-from solver.reference import IllegalMove, is_won
+from solver.reference import is_won
 
 
 @click.command()
@@ -66,12 +66,9 @@ def replay(words, board_file, rules, numbering, show):
     if tokens == ["-"]:
         tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
     final = board
-    try:
-        for number, (token, _move, final) in enumerate(replay_tokens(board, tokens, rules), start=1):
-            if show:
-                click.echo(f"{number}. {token}\n{final.to_text()}")
-    except IllegalMove as error:
-        raise YukonError(f"illegal {error}") from None
+    for number, (move, final) in enumerate(replay_steps(board, tokens, rules), start=1):
+        if show:
+            click.echo(f"{number}. {move.token}\n{final.to_text()}")
     won = is_won(final)
     click.echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
