@@ -2,12 +2,15 @@
 --solve the verdict), and ``yukon solve RANGE`` without --out streaming one record a line."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from solver.catalogue.files import read_catalogue, save_catalogue, shipped_directory
 from solver.cli import main
+from solver.cli.statuses import EVERY_COMMAND, EXIT_STATUSES
 from solver.verify import verify_records
 
 RUSSIAN_LOST = 1  # proved unsolvable before any move
@@ -91,3 +94,13 @@ def test_a_streamed_range_is_checked_like_any_range():
         run("solve", "1-3", "--jobs", "2").stderr
         == "error: --jobs, --retry-unknown and --dask need --out DB\n"
     )
+
+
+def test_every_commands_help_and_the_readme_give_its_exit_statuses():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Exit statuses\n", 1)[1].split("\n#", 1)[0]
+    rows = dict(re.findall(r"^\| `yukon ([a-z ]+)` \| (.+) \|$", section, re.MULTILINE))
+    assert rows == EXIT_STATUSES
+    for name, statuses in EXIT_STATUSES.items():
+        shown = " ".join(run(*name.split(), "--help").stdout.split())
+        assert f"Exit status: {statuses}; {EVERY_COMMAND}." in shown, name

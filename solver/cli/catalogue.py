@@ -170,8 +170,8 @@ def daily(day, variant, tier, directory, as_json):
     click.echo(f"solution ({entry['length']} moves): {entry['solution']}")
 
 
-# Exit statuses of ``check``: in a catalogue; in none (solvability not checked); with
-# --solve, in none and the solver's verdict (1 and 3 as for ``solve``).
+# Exit statuses of ``check`` (``statuses.EXIT_STATUSES``): in a catalogue; in none
+# (solvability not checked); with --solve, in none and the solver's verdict (1, 3 as ``solve``).
 IN_A_CATALOGUE = 0
 IN_NO_CATALOGUE = 5
 CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
@@ -185,12 +185,7 @@ CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
 @click.option("--solve", "then_solve", is_flag=True, help="Solve it when no catalogue holds it.")
 @limits_options(60.0, "Seconds, with --solve.")
 def check(deal, variant, numbering, directory, then_solve, limits):
-    """Is deal DEAL in a catalogue of VARIANT, and in which tier?
-
-    \b
-    Exit status: 0 in a catalogue (solvable), 5 in none (solvability not checked);
-    with --solve, in none and: 6 solved, 1 unsolvable, 3 unknown; 2 bad input.
-    """
+    """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
     number = parse_deal_number(deal)
     found = check_deal(number, variant, numbering, directory)
     if found is not None:

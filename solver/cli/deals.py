@@ -51,9 +51,8 @@ def replay(words, board_file, rules, numbering, show):
     \b
     yukon replay DEAL "3>7:TS 5>F:AH ..."
     yukon replay --board FILE "3>7:TS ..."
-    Use - as the line to read it from stdin. Exit status: 0 the line wins, 1 every move is
-    legal but the game is not won, 2 a move is illegal (its number, token and the rule it
-    breaks are named).
+    Use - as the line to read it from stdin. An illegal move is named by its number, its
+    token and the rule it breaks.
     """
     if board_file is not None and words[0].strip().isdigit():
         raise YukonError("give a deal number or --board FILE, not both")

@@ -49,9 +49,11 @@ def solve(deal, board_file, rules, numbering, limits, **batch):
     or unknown (a budget ran out).
 
     The solver sees face-down cards. Every line it prints has been replayed as a win on the
-    reference rules engine. Exit status: 0 solved, 1 unsolvable, 3 unknown, 2 bad input.
+    reference rules engine.
 
     \b
+    DEAL may be a range (1-1000, 1,5,9-20): each deal's record (as `yukon export` writes it)
+    is printed as one JSON line as soon as it is decided, in deal order.
     With --out DB, DEAL is a range (12, 1-1000, 1,5,9-20) solved in parallel into a SQLite
     store; running the same command again resumes (add --retry-unknown to retry unknowns).
     It ends with the summary of `yukon stats`.
