@@ -6,10 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from test_cli import run
 
 from solver.catalogue.files import read_catalogue, save_catalogue, shipped_directory
-from solver.cli import main
 from solver.cli.statuses import EVERY_COMMAND, EXIT_STATUSES
 from solver.verify import verify_records
 
@@ -17,12 +16,6 @@ RUSSIAN_LOST = 1  # proved unsolvable before any move
 YUKON_HARD = 91  # unknown after 150 s (README, "The hard tail"): 0.05 s never decides it
 # What differs between two solves of one deal: when and how fast.
 CLOCK_FIELDS = ("seconds", "finished_at")
-
-
-def run(*arguments: str):
-    result = CliRunner().invoke(main, list(arguments), prog_name="yukon")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 @pytest.fixture(scope="module")
