@@ -15,6 +15,7 @@ RuntimeError, never bad input) would mean a bug in the solver.
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from solver.numbering import NUMBERINGS as NUMBERINGS
 from solver.numbering import deal_board
 from solver.record import Record
 from solver.reference import IllegalMove, is_won
-from solver.result import TIER_NAMES, Limits, Result
+from solver.result import TIER_NAMES, Limits
 from solver.rules import VARIANTS as VARIANTS
 from solver.rules import Rules
 from solver.verify import verify_records
@@ -65,24 +66,30 @@ def read_board(source: str | dict, rules: Rules = YUKON) -> Board:
 class Outcome:
     """A verdict on a position, and how it was reached.
 
-    ``status`` is ``"solved"`` (``solution``, the line as tokens, replayed as a win on the
-    reference engine, and ``moves``, the same line as LineMoves), ``"unsolvable"`` (an
-    exhaustive search proved it) or ``"unknown"`` (``budget`` names what ran out: time, nodes,
-    memory, depth, or interrupted by Ctrl-C). ``proven_minimal``: no shorter line exists
-    (searched for with ``Limits(minimal=True)``). The effort is ``nodes``, ``seconds`` and
-    ``peak_table_entries``; ``record`` is the whole results record with its provenance (rule
-    set, numbering, deal, opening, limits, solver version, finish time): ``record.to_json()``
-    is what ``yukon solve --json`` prints."""
+    ``status`` is ``"solved"`` (``solution``, the line as tokens from the position
+    ``opening``, replayed as a win on the reference engine, and ``moves``, the same line as
+    LineMoves), ``"unsolvable"`` (an exhaustive search proved it) or ``"unknown"`` (``budget``
+    names what ran out: time, nodes, memory, depth, or interrupted by Ctrl-C).
+    ``proven_minimal``: no shorter line exists (searched for with ``Limits(minimal=True)``).
+    The effort is ``nodes``, ``seconds`` and ``peak_table_entries``; ``record`` is the whole
+    results record with its provenance (rule set, numbering, deal, opening, limits, solver
+    version, finish time): ``record.to_json()`` is what ``yukon solve --json`` prints."""
 
     status: str
     solution: str
-    moves: tuple[LineMove, ...]
     proven_minimal: bool
     budget: str | None
     nodes: int
     seconds: float
     peak_table_entries: int
+    opening: Board
     record: Record
+
+    @cached_property
+    def moves(self) -> tuple[LineMove, ...]:
+        """The line as LineMoves, replayed from ``opening`` on the reference engine when first
+        asked for (a caller that only wants the verdict, as a batch does, never pays for it)."""
+        return tuple(move for move, _ in line_steps(self.opening, self.solution.split(), self.record.rules))
 
 
 def solve_deal(
@@ -106,21 +113,15 @@ def solved(board: Board, rules: Rules, limits: Limits, numbering: str, number: i
     record = Record.from_result(
         result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
     )
-    return outcome_of(
-        result, record, tuple(move for move, _ in line_steps(board, result.solution.split(), rules))
-    )
-
-
-def outcome_of(result: Result, record: Record, moves: tuple[LineMove, ...]) -> Outcome:
     return Outcome(
         status=str(result.status),
         solution=result.solution,
-        moves=moves,
         proven_minimal=result.proven_minimal,
         budget=None if result.budget is None else str(result.budget),
         nodes=result.nodes,
         seconds=result.seconds,
         peak_table_entries=result.peak_table_entries,
+        opening=board,
         record=record,
     )
 

@@ -136,7 +136,7 @@ def test_a_structured_move_names_columns_from_1_and_its_packet(won):
 def test_the_record_holds_the_provenance(won):
     outcome, opening = won
     record = outcome.record
-    assert isinstance(record, solver.Record)
+    assert isinstance(record, solver.Record) and outcome.opening == opening
     assert (record.variant, record.numbering, record.deal, record.board) == (
         "russian",
         "pysol",
