@@ -1,10 +1,13 @@
-"""The one exception type for errors a user can cause, and the input text they may give."""
+"""The one exception base for errors a user can cause, and the input text they may give."""
 
 
 class YukonError(Exception):
     """Bad input: the message is one line naming what is wrong and where.
 
-    The command line turns it into that line on stderr and exit status 2.
+    The command line turns it into that line on stderr and exit status 2. Every error the
+    library raises on bad input is one: ``reference.IllegalMove`` (a move breaks a rule) and
+    ``record.Contradiction`` (two verdicts on one deal disagree) derive from it. The one other
+    error of the library's own, ``solve.ReplayMismatch``, is a RuntimeError: a solver bug.
     """
 
 

@@ -7,6 +7,7 @@ where two face-up copies of TS lie in column 3); ``3>F:AH`` exposed AH to its fo
 """
 
 import re
+from dataclasses import asdict, dataclass
 
 from solver.board import Board, foundation_top
 from solver.cards import card_text, parse_card
@@ -125,3 +126,59 @@ def solution_text(board: Board, moves: list[Move], rules: Rules) -> str:
         tokens.append(move_token(board, move))
         board = apply_move(board, move, rules)
     return " ".join(tokens)
+
+
+# How a structured move names its kind (``LineMove.kind``), by ``reference.Move.kind``.
+KIND_NAMES = {
+    TABLEAU: "tableau",
+    TO_FOUNDATION: "to_foundation",
+    FROM_FOUNDATION: "from_foundation",
+    STOCK_DEAL: "stock",
+}
+
+
+@dataclass(frozen=True)
+class LineMove:
+    """One move of a line as data, for a program to animate or check.
+
+    ``token`` is the move in the notation above; ``kind`` one of ``KIND_NAMES``' values;
+    ``source`` and ``target`` are columns counted from 1 (None on the foundation or stock side);
+    ``card`` the card moved, the one leading the packet (None for a stock deal); ``size`` the
+    cards moved (a stock deal: the cards dealt); ``turned_up`` the face-down card the move
+    left exposed and so turned face up (None when it turned none)."""
+
+    token: str
+    kind: str
+    source: int | None
+    target: int | None
+    card: str | None
+    size: int
+    turned_up: str | None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def line_move(token: str, move: Move, before: Board, after: Board) -> LineMove:
+    """The structured form of ``move``, written ``token``, which led from ``before`` to ``after``."""
+    on_columns = move.kind in (TABLEAU, TO_FOUNDATION)
+    turned = None
+    if on_columns and after.face_down_counts[move.source] < before.face_down_counts[move.source]:
+        turned = card_text(after.columns[move.source][after.face_down_counts[move.source]])
+    return LineMove(
+        token=token,
+        kind=KIND_NAMES[move.kind],
+        source=move.source + 1 if on_columns else None,
+        target=move.target + 1 if move.kind in (TABLEAU, FROM_FOUNDATION) else None,
+        card=None if move.kind == STOCK_DEAL else card_text(move.card),
+        size=move.size,
+        turned_up=turned,
+    )
+
+
+def line_steps(board: Board, tokens: list[str], rules: Rules):
+    """Yield (LineMove, board after) for each token (errors as in ``replay_tokens``)."""
+    before = board
+    for token, move, after in replay_tokens(board, tokens, rules):
+        yield line_move(token, move, before, after), after
+        before = after

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 import solver
+from solver.errors import YukonError
 from solver.formats import RECORD, check_format, stamped
 from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
@@ -195,7 +196,7 @@ def larger_budget(first, second):
     return None if first is None or second is None else max(first, second)
 
 
-class Contradiction(Exception):
+class Contradiction(YukonError):
     """Two decisions on one deal disagree: one says solved, the other unsolvable."""
 
 

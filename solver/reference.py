@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from solver.board import Board, foundation_top
 from solver.cards import KING, card_rank, card_suit, card_text, is_red
 from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
+from solver.errors import YukonError
 from solver.rules import Rules
 
 
@@ -25,8 +26,8 @@ class Move:
     size: int = 1
 
 
-class IllegalMove(Exception):
-    """The move breaks a rule; the message names the rule."""
+class IllegalMove(YukonError):
+    """The move breaks a rule; the message names the rule (bad input, as every YukonError)."""
 
 
 # --- the rules --------------------------------------------------------------------------

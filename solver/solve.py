@@ -1,7 +1,7 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
+import logging
 import signal
-import sys
 import threading
 import time
 from functools import lru_cache
@@ -229,23 +229,25 @@ def solve_position(
 COMPILE_SECONDS = 50
 
 
-def tell_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+# The compile notice and the cache warning, each one line as the command line prints it on
+# stderr (``solver.cli`` shows this logger's lines bare); warnings, so that a program that sets
+# up no logging sees them on stderr too (Python's last-resort handler), and can silence them.
+LOG = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1)
-def warm_up(tell=tell_stderr) -> None:
+def warm_up() -> None:
     """Compile the kernels (or load them from the on-disk cache) once per process, on a
     one-move position, so that no solve's time limit pays for it. The first process of a
-    machine to get here compiles (saying so once through ``tell``, on stderr, never
-    stdout); processes that arrive meanwhile wait for it and load its cache."""
+    machine to get here compiles (saying so once through ``LOG``, never on stdout);
+    processes that arrive meanwhile wait for it and load its cache."""
     if jit.CACHE_NOTE:
-        tell(f"warning: {jit.CACHE_NOTE}")
+        LOG.warning("warning: %s", jit.CACHE_NOTE)
     one_card_left = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
     with jit.compile_lock():
         compiling = not jit.cache_is_complete()
         if compiling:
-            tell(f"compiling the solver, once per machine: about {COMPILE_SECONDS} s")
+            LOG.warning("compiling the solver, once per machine: about %d s", COMPILE_SECONDS)
         packed = pack(one_card_left, Rules())
         decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals

@@ -177,11 +177,12 @@ def test_daily_bad_date_is_one_line():
 
 
 def test_check_names_the_tier_or_says_not_checked(built):
-    assert "in the easy catalogue" in run("check", "33", "--variant", "russian", "--dir", str(built)).stdout
+    found = run("check", "33", "--variant", "russian", "--dir", str(built))
+    assert found.exit_code == 0 and "in the easy catalogue" in found.stdout
     result = run("check", "12", "--variant", "russian", "--dir", str(built))
-    assert result.exit_code == 0 and "solvability not checked" in result.stdout
+    assert result.exit_code == 5 and "solvability not checked" in result.stdout
     solved = run("check", "12", "--variant", "russian", "--dir", str(built), "--solve")
-    assert "solver says unsolvable" in solved.stdout
+    assert solved.exit_code == 1 and "solver says unsolvable" in solved.stdout
 
 
 def test_build_command_rates_stored_deals_into_their_tiers(store, tmp_path):

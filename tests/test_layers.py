@@ -1,6 +1,6 @@
 """The package's layers point down: the numba engine at the bottom, then the rules layer
 (rules, cards, boards, the reference engine, notation, numbering), records, the solver,
-the store and the player, runs, the catalogue, the CLI on top; numba only in the engine;
+the store and the player, runs, the catalogue, the public API, the CLI on top; numba only in the engine;
 and no import cycle among the solver's modules (lazy imports inside functions included)."""
 
 import ast
@@ -11,7 +11,8 @@ import solver
 ROOT = Path(solver.__file__).parent
 # Higher ranks may import lower ones, never the other way round.
 RANKS = {
-    "solver.cli": 6,
+    "solver.cli": 7,
+    "solver.api": 6,
     "solver.catalogue": 5,
     "solver.runs": 4,
     "solver.player": 3,

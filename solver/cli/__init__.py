@@ -7,6 +7,7 @@ Each family of commands is a module of this package listing its click commands i
 import errno
 import importlib
 import io
+import logging
 import os
 import sys
 from contextlib import suppress
@@ -14,6 +15,7 @@ from contextlib import suppress
 import click
 
 from solver import __version__
+from solver.cli.statuses import add_exit_statuses
 from solver.errors import YukonError, clipped, error_line, first_line
 from solver.interrupts import exit_status
 
@@ -27,6 +29,7 @@ class YukonGroup(click.Group):
     cannot be written (a full disk) likewise, and Ctrl-C exit status 130."""
 
     def main(self, *args, **kwargs):
+        show_library_messages()
         if sys.stdout is None:  # started with its output closed: writing to it fails
             sys.stdout = ClosedOutput()
         for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8: its bytes
@@ -52,6 +55,24 @@ class YukonGroup(click.Group):
         except (click.Abort, KeyboardInterrupt):
             status = exit_status()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+class StderrLines(logging.Handler):
+    """Each library message as the line it is, on the stderr of the moment (a test runner
+    may swap it); output that cannot be written fails as any other output does."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
+
+
+def show_library_messages() -> None:
+    """Show the library's log messages (the compile notice, cache warnings) as bare lines on
+    stderr, whatever logging the process has set up otherwise."""
+    logger = logging.getLogger("solver")
+    if not any(isinstance(handler, StderrLines) for handler in logger.handlers):
+        logger.addHandler(StderrLines())
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 class ClosedOutput(io.TextIOBase):
@@ -97,3 +118,4 @@ def main():
 for module_name in COMMAND_MODULES:
     for command in importlib.import_module(f"{__name__}.{module_name}").COMMANDS:
         main.add_command(command)
+add_exit_statuses(main)

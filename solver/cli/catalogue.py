@@ -14,12 +14,11 @@ from pathlib import Path
 
 import click
 
-from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
-from solver.catalogue.schedule import daily_entry
+from solver.api import catalogue_folder, check_deal, daily_deal, solve_deal
 from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
 from solver.errors import YukonError
 from solver.formats import DAILY, stamped
-from solver.result import TIER_NAMES
+from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 
@@ -32,12 +31,6 @@ def tier_option(function):
     return click.option("--tier", type=click.Choice(TIER_NAMES), default=TIER_NAMES[0], show_default=True)(
         function
     )
-
-
-def catalogue_directory(directory: str | None) -> Path:
-    from solver.catalogue.files import shipped_directory
-
-    return Path(directory) if directory else shipped_directory()
 
 
 def parse_date(text: str | None) -> date:
@@ -114,7 +107,7 @@ def build(
         solve_missing(store, variant, numbering, deals, limits.time_limit, jobs)
     check_store(store, variant, numbering)
     shortener = Shortener(minimal_seconds)
-    folder, today = catalogue_directory(directory), date.today()
+    folder, today = catalogue_folder(directory), date.today()
     records = solved_records(store, deals)
     with closing(tier_candidates(records, variant, numbering, tier, shortener)) as candidates:
         report = build_catalogue(candidates, folder, variant, tier, count, today, since and parse_date(since))
@@ -149,7 +142,7 @@ def verify(directory):
     each board is the deal it names, the checksums and counts. Exit 1 on any problem."""
     from solver.catalogue.verify import verify_directory
 
-    report = verify_directory(catalogue_directory(directory))
+    report = verify_directory(catalogue_folder(directory))
     for problem in report.problems:
         click.echo(problem, err=True)
     click.echo(f"{report.files} files, {report.entries} entries, {len(report.problems)} problems")
@@ -165,7 +158,8 @@ def verify(directory):
 def daily(day, variant, tier, directory, as_json):
     """The deal of the day for a variant and tier (the algorithm is in catalogue/README.md)."""
     chosen_day = parse_date(day)
-    entry, pick = daily_entry(load_checked(catalogue_directory(directory), variant, tier), chosen_day)
+    served = daily_deal(variant, tier, chosen_day, directory)
+    entry, pick = served.entry, served.pick
     if as_json:
         click.echo(
             json.dumps(stamped({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}, DAILY))
@@ -179,6 +173,13 @@ def daily(day, variant, tier, directory, as_json):
     click.echo(f"solution ({entry['length']} moves): {entry['solution']}")
 
 
+# Exit statuses of ``check`` (``statuses.EXIT_STATUSES``): in a catalogue; in none
+# (solvability not checked); with --solve, in none and the solver's verdict (1, 3 as ``solve``).
+IN_A_CATALOGUE = 0
+IN_NO_CATALOGUE = 5
+CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
+
+
 @click.command()
 @click.argument("deal")
 @variant_option
@@ -189,29 +190,21 @@ def daily(day, variant, tier, directory, as_json):
 def check(deal, variant, numbering, directory, then_solve, limits):
     """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
     number = parse_deal_number(deal)
-    folder = catalogue_directory(directory)
-    for tier in TIER_NAMES:
-        path = folder / catalogue_name(variant, tier)
-        if path.exists() and any(
-            (entry.get("numbering"), entry.get("deal")) == (numbering, number)
-            for entry in read_catalogue(path)["entries"]
-        ):
-            click.echo(
-                f"{variant} {numbering} deal {number}: solvable, in the {tier} catalogue ({path.name})"
-            )
-            return
-    read_manifest(folder)  # a folder that is no catalogue is an error, not "not checked"
+    found = check_deal(number, variant, numbering, directory)
+    if found is not None:
+        where = f"in the {found.tier} catalogue ({found.path.name})"
+        click.echo(f"{variant} {numbering} deal {number}: solvable, {where}")
+        sys.exit(IN_A_CATALOGUE)
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
-        return
+        sys.exit(IN_NO_CATALOGUE)
     from solver.interrupts import passing_ctrl_c_on
-    from solver.numbering import deal_board
     from solver.rules import Rules
-    from solver.solve import solve_position
 
     with passing_ctrl_c_on():
-        result = solve_position(deal_board(variant, number, numbering), Rules(variant), limits)
-    click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")
+        outcome = solve_deal(number, Rules(variant), numbering, limits)
+    click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {outcome.status}")
+    sys.exit(CHECK_VERDICTS[outcome.status])
 
 
 COMMANDS = (catalogue, daily, check)

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from solver.api import replay_steps
 from solver.cli.options import (
     board_option,
     input_name,
@@ -16,9 +17,8 @@ from solver.cli.options import (
 )
 from solver.errors import YukonError, decoded_text
 from solver.formats import BOARD, stamped
-from solver.notation import replay_tokens
 from solver.numbering import deal_board
-from solver.reference import IllegalMove, is_won
+from solver.reference import is_won
 
 
 @click.command()
@@ -52,9 +52,8 @@ def replay(words, board_file, rules, numbering, show):
     \b
     yukon replay DEAL "3>7:TS 5>F:AH ..."
     yukon replay --board FILE "3>7:TS ..."
-    Use - as the line to read it from stdin. Exit status: 0 the line wins, 1 every move is
-    legal but the game is not won, 2 a move is illegal (its number, token and the rule it
-    breaks are named).
+    Use - as the line to read it from stdin. An illegal move is named by its number, its
+    token and the rule it breaks.
     """
     if board_file is not None and words[0].strip().isdigit():
         raise YukonError("give a deal number or --board FILE, not both")
@@ -67,12 +66,9 @@ def replay(words, board_file, rules, numbering, show):
     if tokens == ["-"]:
         tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
     final = board
-    try:
-        for number, (token, _move, final) in enumerate(replay_tokens(board, tokens, rules), start=1):
-            if show:
-                click.echo(f"{number}. {token}\n{final.to_text()}")
-    except IllegalMove as error:
-        raise YukonError(f"illegal {error}") from None
+    for number, (move, final) in enumerate(replay_steps(board, tokens, rules), start=1):
+        if show:
+            click.echo(f"{number}. {move.token}\n{final.to_text()}")
     won = is_won(final)
     click.echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)

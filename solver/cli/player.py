@@ -72,14 +72,12 @@ def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_n
       yukon hint 12 --after "3>7:TS 5>F:AH"
       yukon hint --board position.txt --policy greedy --json
     """
-    from solver.player.hint import hint as suggest
-    from solver.player.hint import position_after
-    from solver.runs.play import check_seed
+    from solver.api import hint as suggest
 
-    check_seed(seed)
     board, _number = opening(deal, board_file, rules, numbering)
-    board = position_after(board, rules, after)
-    answer = suggest(board, rules, policy, seed, **given_settings(samples, max_nodes))
+    answer = suggest(
+        board, rules, after=after, policy=policy, samples=samples, max_nodes=max_nodes, seed=seed
+    )
     if as_json:
         fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
         click.echo(json.dumps(stamped(fields | {"policy": policy, "seed": seed}, HINT)))

@@ -35,10 +35,10 @@ def verify(results, as_json):
     that are not JSON records are reported at the end (exit 2). Exit 0 only if no record
     is illegal.
     """
-    from solver.verify import verify_records
+    from solver.api import verify_results
 
     source = input_name(results)
-    report = verify_records(results, source, ProgressLines(source))
+    report = verify_results(results, source, ProgressLines(source))
     counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
     for problem in report["problems"] if not as_json or report["unreadable"] else ():
         click.echo(problem, err=True)

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from solver.api import solve_deal, solved
 from solver.cli.options import (
     board_option,
     json_option,
@@ -17,7 +18,7 @@ from solver.cli.results import print_summary
 from solver.commands import typed_command
 from solver.errors import YukonError
 from solver.interrupts import exit_status
-from solver.record import Record
+from solver.ranges import parse_range
 from solver.result import EXIT_CODES, Spent
 
 # Exit status of a range run that met a verdict contradicting the stored one.
@@ -48,9 +49,11 @@ def solve(deal, board_file, rules, numbering, limits, **batch):
     or unknown (a budget ran out).
 
     The solver sees face-down cards. Every line it prints has been replayed as a win on the
-    reference rules engine. Exit status: 0 solved, 1 unsolvable, 3 unknown, 2 bad input.
+    reference rules engine.
 
     \b
+    DEAL may be a range (1-1000, 1,5,9-20): each deal's record (as `yukon export` writes it)
+    is printed as one JSON line as soon as it is decided, in deal order.
     With --out DB, DEAL is a range (12, 1-1000, 1,5,9-20) solved in parallel into a SQLite
     store; running the same command again resumes (add --retry-unknown to retry unknowns).
     It ends with the summary of `yukon stats`.
@@ -61,26 +64,39 @@ def solve(deal, board_file, rules, numbering, limits, **batch):
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
-    from solver.solve import solve_position
-
+    if board_file is None and deal is not None and is_range(deal):
+        stream_records(parse_range(deal, numbering), rules, numbering, limits)
     board, number = opening(deal, board_file, rules, numbering)
-    result = solve_position(board, rules, limits)
+    outcome = solved(board, rules, limits, numbering, number)
     if as_json:
-        record = Record.from_result(
-            result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
-        )
-        click.echo(json.dumps(record.to_json()))
+        click.echo(json.dumps(outcome.record.to_json()))
     else:
         click.echo(board.to_text())
-        click.echo(describe(result))
-    sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
+        click.echo(describe(outcome))
+    sys.exit(exit_status() if outcome.budget == Spent.INTERRUPTED else EXIT_CODES[outcome.status])
+
+
+def is_range(deal: str) -> bool:
+    """Does DEAL name a range (``1-3``, ``5,9``) rather than one deal?"""
+    return any(mark in deal for mark in "-,")
+
+
+def stream_records(deals, rules, numbering, limits) -> None:
+    """``yukon solve RANGE`` without --out: solve the deals one after another, printing each
+    one's record (as ``export`` writes it) on a line of its own as soon as it is decided;
+    exits 0 once every deal has its line, 130 after Ctrl-C (the deal it stopped has none)."""
+    for number in deals:
+        outcome = solve_deal(number, rules, numbering, limits)
+        if outcome.budget == Spent.INTERRUPTED:
+            sys.exit(exit_status())
+        click.echo(json.dumps(outcome.record.to_json(), allow_nan=False))
+    sys.exit(0)
 
 
 def solve_range(
     deal, board_file, rules, numbering, limits, as_json, out, jobs, retry_unknown, dask_address, chunk_size
 ):
     """``yukon solve RANGE --out DB``: batch-solve, then print the summary; exits."""
-    from solver.ranges import parse_range
     from solver.runs.batch import run_batch
     from solver.runs.summary import summarize
 
@@ -129,15 +145,15 @@ MORE_OF = {
 
 
 def describe(result) -> str:
-    """A verdict, its line move by move, and the effort, for a reader."""
+    """A verdict (a Result or an api.Outcome), its line move by move, and the effort, for a reader."""
     why = {None: "", Spent.INTERRUPTED: " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
     if result.budget in MORE_OF:
         lines.append(f"to search on: {MORE_OF[result.budget]}")
     if result.solution:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
-        lines.append(f"solution: {result.solution_length} moves ({minimal})")
         tokens = result.solution.split()
+        lines.append(f"solution: {len(tokens)} moves ({minimal})")
         lines += [f"{number:4d}. {token}" for number, token in enumerate(tokens, start=1)]
         lines.append("line: " + result.solution)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
