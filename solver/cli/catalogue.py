@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 
-from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
-from solver.catalogue.schedule import daily_entry
+from solver.catalogue.files import catalogue_name, read_catalogue, read_manifest
+from solver.catalogue.schedule import daily_in
 from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
 from solver.errors import YukonError
 from solver.result import TIER_NAMES
@@ -164,7 +164,7 @@ def verify(directory):
 def daily(day, variant, tier, directory, as_json):
     """The deal of the day for a variant and tier (the algorithm is in catalogue/README.md)."""
     chosen_day = parse_date(day)
-    entry, pick = daily_entry(load_checked(catalogue_directory(directory), variant, tier), chosen_day)
+    entry, pick = daily_in(catalogue_directory(directory), variant, tier, chosen_day)
     if as_json:
         click.echo(json.dumps({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}))
         return
