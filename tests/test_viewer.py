@@ -20,11 +20,21 @@ import pytest
 from test_schedule import readme_demo, shipped_vectors
 
 from solver.board import parse_board
-from solver.catalogue.files import read_catalogue, read_manifest, shipped_directory
+from solver.catalogue.files import (
+    empty_catalogue,
+    read_catalogue,
+    read_manifest,
+    save_catalogue,
+    shipped_directory,
+)
 from solver.catalogue.schedule import daily_in
-from solver.notation import final_position
-from solver.reference import IllegalMove
+from solver.engine.move_kinds import FROM_FOUNDATION
+from solver.notation import final_position, move_token
+from solver.numbering import deal_board
+from solver.reference import IllegalMove, legal_moves
+from solver.result import Limits
 from solver.rules import Rules
+from solver.solve import solve_position
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
@@ -233,6 +243,8 @@ def test_an_illegal_move_is_refused_and_undo_restores_the_board(site):
         {"click": "#undo"},
         {"click": "#undo"},
         {"snapshot": "undone"},
+        {"keys": key_presses(first)},
+        {"snapshot": "by keys"},
     ]
     shots = run_harness(
         site,
@@ -246,6 +258,88 @@ def test_an_illegal_move_is_refused_and_undo_restores_the_board(site):
     for undone in ("undone by key", "undone"):
         assert drawn(shots[undone]["main"]).text() == drawn(before["main"]).text(), undone
         assert shots[undone]["moves"] == 5
+    assert parse_board(drawn(shots["by keys"]["main"]).text(), rules) == position(entry, tokens[:6], rules)
+
+
+def key_presses(token: str) -> list[str]:
+    """The keys that make a stored move: a column's number, then another's (or F, or S)."""
+    if token == "S":
+        return ["s"]
+    source, target = token.split(":")[0].split(">")
+    return [source, "f" if target == "F" else target]
+
+
+def return_move(entry: dict, tokens: list[str]) -> tuple[int, str]:
+    """(k, token): the first foundation return the reference engine allows after the first k
+    moves of the stored line, under foundation return."""
+    rules = Rules(entry["variant"], foundation_return=True)
+    for count in range(len(tokens)):
+        board = position(entry, tokens[:count], rules)
+        for move in legal_moves(board, rules):
+            if move.kind == FROM_FOUNDATION:
+                return count, move_token(board, move)
+    raise AssertionError("no foundation return on the way")
+
+
+def test_foundation_return_is_played_only_where_the_entry_allows_it(site):
+    root, _ = site
+    index, entry, rules = last_entry("yukon-easy.json")
+    tokens = entry["solution"].split()
+    count, token = return_move(entry, tokens)
+    catalogue = read_catalogue(shipped_directory() / "yukon-easy.json")
+    catalogue["entries"][index] = entry | {"foundation_return": True}
+    save_catalogue(root / "returns", catalogue)
+    actions = [{"move": move} for move in tokens[:count]] + [{"move": token}, {"snapshot": "page"}]
+    after_return = position(entry, [*tokens[:count], token], Rules("yukon", foundation_return=True))
+    for manifest, allowed in (("../returns/manifest.json", True), ("../manifest.json", False)):
+        page = f"viewer/index.html?manifest={manifest}&file=yukon-easy.json&entry={index}"
+        shot = run_harness(site, f"return-{allowed}", {"kind": "play", "page": page, "actions": actions})[
+            "page"
+        ]
+        if allowed:
+            assert (
+                parse_board(drawn(shot["main"]).text(), rules) == after_return and shot["moves"] == count + 1
+            )
+        else:
+            assert shot["moves"] == count and "no foundation return in this rule set" in shot["message"]
+
+
+@pytest.fixture(scope="module")
+def milligan_folder(site):
+    """A catalogue folder on the site holding one solved Milligan deal (pysol 1)."""
+    root, _ = site
+    rules = Rules("milligan")
+    board = deal_board("milligan", 1)
+    result = solve_position(board, rules, Limits(max_nodes=20000, time_limit=None))
+    assert result.status == "solved"
+    entry = {
+        "variant": "milligan",
+        "numbering": "pysol",
+        "deal": 1,
+        "foundation_return": False,
+        "board": board.to_text(),
+        "solution": result.solution,
+        "length": result.solution_length,
+        "score": 0.0,
+        "tier": "easy",
+        "since": "2026-01-01",
+    }
+    save_catalogue(root / "milligan", empty_catalogue("milligan", "easy") | {"entries": [entry]})
+    return "milligan"
+
+
+def test_a_milligan_deal_played_by_clicks_ends_won_and_its_eight_columns_fit(site, milligan_folder):
+    tokens = read_catalogue(site[0] / milligan_folder / "milligan-easy.json")["entries"][0][
+        "solution"
+    ].split()
+    assert "S" in tokens
+    page = f"viewer/index.html?manifest=../{milligan_folder}/manifest.json&file=milligan-easy.json&entry=0"
+    actions = [{"snapshot": "opening"}] + [{"move": token} for token in tokens] + [{"snapshot": "end"}]
+    shots = run_harness(site, "milligan", {"kind": "play", "page": page, "actions": actions})
+    assert (shots["end"]["won"], shots["end"]["moves"]) == ("yes", len(tokens))
+    opening = shots["opening"]
+    assert len(opening["columns"]) == 8
+    assert all(0 <= column["left"] < column["right"] <= PHONE[0] for column in opening["columns"])
 
 
 def test_daily_js_gives_the_readme_vectors_and_yukon_daily(site):
