@@ -11,6 +11,7 @@ from math import gcd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cli import assert_bad_input, run
 
 from solver.catalogue.epochs import AFFINE, KEYED_SORT, SCHEDULE, Epoch, read_schedule, schedule_json
 from solver.catalogue.files import read_catalogue, read_manifest, save_catalogue, shipped_directory
@@ -297,3 +298,20 @@ def test_entries_joining_in_the_far_future_are_reached_at_once():
     assert pick(listing(sinces), join - timedelta(days=1), SCHEDULE).cycle == one_day_cycles - 1
     last = pick(listing(sinces), date(9999, 12, 31), SCHEDULE)
     assert (last.cycle, last.day, last.pool_size) == (one_day_cycles, 31, 1000)
+
+
+def test_yukon_daily_refuses_a_manifest_with_a_bad_schedule_in_one_line(tmp_path):
+    catalogue = read_catalogue(shipped_directory() / "yukon-easy.json")
+    save_catalogue(tmp_path, catalogue | {"entries": catalogue["entries"][:3]})
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["schedule"][1]["method"] = "feistel"
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    result = run("daily", "--dir", str(tmp_path), "--date", "2026-06-01")
+    assert_bad_input(result)
+    assert "schedule epoch 2 has method 'feistel'" in result.stderr
+
+
+def test_yukon_daily_names_the_epoch_of_the_cycle():
+    result = run("daily", "--date", "2027-01-02", "--variant", "russian", "--tier", "hard")
+    assert result.exit_code == 0
+    assert "cycle 0 from 2027-01-01, day 2 of 1000)" in result.stdout.splitlines()[0]

@@ -342,35 +342,22 @@ def test_a_milligan_deal_played_by_clicks_ends_won_and_its_eight_columns_fit(sit
     assert all(0 <= column["left"] < column["right"] <= PHONE[0] for column in opening["columns"])
 
 
-def test_daily_js_gives_the_readme_vectors_and_yukon_daily(site):
+def test_daily_js_gives_the_readme_vectors(site):
+    """Both tables of the README (test_schedule.py checks them against the Python code)."""
     schedule = read_manifest(shipped_directory())["schedule"]
-    catalogues = {
-        name: read_catalogue(shipped_directory() / name)
-        for name in {f"{v}-{t}.json" for _, v, t, _, _ in shipped_vectors()}
-    }
-    demo, demo_vectors = readme_demo()
+    shipped, (demo, demo_vectors) = shipped_vectors(), readme_demo()
     picks = [
-        {
-            "catalogue": catalogues[f"{variant}-{tier}.json"],
-            "file": f"{variant}-{tier}.json",
-            "schedule": schedule,
-            "date": day,
-        }
-        for day, variant, tier, _, _ in shipped_vectors()
+        {"url": f"{variant}-{tier}.json", "file": f"{variant}-{tier}.json", "schedule": schedule, "date": day}
+        for day, variant, tier, _, _ in shipped
     ]
     picks += [
         {"catalogue": demo, "file": demo["file"], "schedule": schedule, "date": day}
         for day, *_ in demo_vectors
     ]
     results = run_harness(site, "vectors", {"kind": "vectors", "picks": picks})
-    shipped = [(result["index"],) for result in results[: len(shipped_vectors())]]
-    assert shipped == [(index,) for *_, index, _ in shipped_vectors()]
-    demo_results = [(r["index"], r["cycle"], r["day"]) for r in results[len(shipped_vectors()) :]]
+    assert [result["index"] for result in results[: len(shipped)]] == [index for *_, index, _ in shipped]
+    demo_results = [(result["index"], result["cycle"], result["day"]) for result in results[len(shipped) :]]
     assert demo_results == [(index, cycle, day) for _, index, _, cycle, day in demo_vectors]
-    for (day, variant, tier, _, _), result in zip(shipped_vectors(), results):
-        assert (
-            result["index"] == daily_in(shipped_directory(), variant, tier, date.fromisoformat(day))[1].index
-        )
 
 
 def test_the_page_shows_the_daily_deal_of_a_date(site):

@@ -1,6 +1,6 @@
 // Test harness for tests/test_viewer.py: runs the TEST the page defines and writes the JSON
 // result into <pre id="result">, then sets the title to "done". Two kinds of test:
-//   {kind: "vectors", picks: [{catalogue, file, schedule, date}]}: daily.js's picks;
+//   {kind: "vectors", picks: [{catalogue or url, file, schedule, date}]}: daily.js's picks;
 //   {kind: "play", page, actions: [...]}: the viewer in an iframe, driven by clicks and keys.
 // A play action is {move: token} (made by clicking the card, then the destination),
 // {keys: ["1", "4"]}, {click: "#undo"} or {snapshot: name} (the page's <main> HTML and state).
@@ -11,9 +11,14 @@ function finish(result) {
   document.title = "done";
 }
 
+// Each pick's catalogue is given, or fetched from its `url` (once).
 async function runVectors(test) {
+  const fetched = new Map();
   const picks = [];
-  for (const each of test.picks) picks.push(await dailyPick(each.catalogue, each.file, each.schedule, each.date));
+  for (const each of test.picks) {
+    if (each.url && !fetched.has(each.url)) fetched.set(each.url, await (await fetch(each.url)).json());
+    picks.push(await dailyPick(each.catalogue || fetched.get(each.url), each.file, each.schedule, each.date));
+  }
   return picks;
 }
 
