@@ -339,7 +339,10 @@ def test_a_milligan_deal_played_by_clicks_ends_won_and_its_eight_columns_fit(sit
     assert (shots["end"]["won"], shots["end"]["moves"]) == ("yes", len(tokens))
     opening = shots["opening"]
     assert len(opening["columns"]) == 8
-    assert all(0 <= column["left"] < column["right"] <= PHONE[0] for column in opening["columns"])
+    assert all(
+        0 <= column["left"] < column["right"] <= opening["clientWidth"] for column in opening["columns"]
+    )
+    assert opening["viewport"] == PHONE[0] and opening["scrollWidth"] <= opening["clientWidth"]
 
 
 def test_daily_js_gives_the_readme_vectors(site):
@@ -384,6 +387,14 @@ def test_a_bad_entry_parameter_says_which_and_why(site, text):
     assert page["status"] == f"?entry={text}: yukon-easy.json has no such entry (its entries are 0 to 999)"
 
 
+def test_a_file_the_manifest_does_not_list_is_not_used(site):
+    page = "viewer/index.html?file=../README.md"
+    shot = run_harness(site, "unlisted", {"kind": "play", "page": page, "actions": [{"snapshot": "page"}]})[
+        "page"
+    ]
+    assert (shot["error"], shot["status"]) == ("file", "../README.md is not listed in manifest.json")
+
+
 def test_a_file_whose_checksum_differs_from_the_manifest_is_not_used(site):
     root, _ = site
     folder = root / "tampered"
@@ -394,6 +405,7 @@ def test_a_file_whose_checksum_differs_from_the_manifest_is_not_used(site):
     page = "viewer/index.html?manifest=../tampered/manifest.json&file=yukon-easy.json&entry=0"
     shots = run_harness(site, "tampered", {"kind": "play", "page": page, "actions": [{"snapshot": "page"}]})
     assert shots["page"]["status"] == "yukon-easy.json: checksum does not match manifest.json; not used"
+    assert shots["page"]["error"] == "file"
     assert drawn(shots["page"]["main"]).columns == []
 
 
@@ -407,8 +419,9 @@ def test_every_column_lies_inside_a_420_pixel_wide_screen(site):
         {"kind": "play", "page": f"viewer/index.html?file={name}&entry={index}", "actions": actions},
     )["page"]
     assert page["viewport"] == PHONE[0] and len(page["columns"]) == 7
-    assert all(0 <= column["left"] < column["right"] <= PHONE[0] for column in page["columns"])
-    assert page["scrollWidth"] <= PHONE[0]
+    # The width a vertical scrollbar leaves: nothing lies under the scrollbar or past it.
+    assert all(0 <= column["left"] < column["right"] <= page["clientWidth"] for column in page["columns"])
+    assert page["scrollWidth"] <= page["clientWidth"]
 
 
 def png_size(path: Path) -> tuple[int, int]:

@@ -5,6 +5,13 @@
 
 const LEGACY_SCHEDULE = [{ start: "2026-01-01", method: "affine-fnv1a", key: "" }];
 
+// The manifest's schedule; throws when a manifest after version 1 has none.
+function manifestSchedule(manifest) {
+  if (!("schedule" in manifest) && manifest.format_version === 1) return LEGACY_SCHEDULE;
+  if (!Array.isArray(manifest.schedule) || !manifest.schedule.length) throw new Error("manifest.json has no schedule");
+  return manifest.schedule;
+}
+
 function dayNumber(iso) {
   const [year, month, day] = iso.split("-").map(Number);
   return Date.UTC(year, month - 1, day) / 86400000;

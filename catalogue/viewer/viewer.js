@@ -232,7 +232,7 @@ async function openFile(name, params) {
   } catch (error) {
     view.catalogue = null;
     say(error.message);
-    document.body.dataset.error = "checksum";
+    document.body.dataset.error = "file";
     return;
   }
   const { entries } = view.catalogue;
@@ -251,7 +251,7 @@ async function openFile(name, params) {
 async function openManifest(manifest, readFile, params) {
   if (manifest.format !== "yukon-catalogue-manifest" || !Array.isArray(manifest.files)) throw new Error("not a catalogue manifest");
   view.manifest = manifest;
-  view.schedule = manifest.schedule || LEGACY_SCHEDULE;
+  view.schedule = manifestSchedule(manifest);
   view.readFile = readFile;
   $("file").replaceChildren(...manifest.files.map((record) => new Option(`${record.variant} ${record.tier} (${record.file})`, record.file)));
   const name = params.get("file") || manifest.files[0].file;

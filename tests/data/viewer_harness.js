@@ -61,6 +61,7 @@ function snapshot(frame) {
     moves: Number(doc.getElementById("moves").dataset.moves),
     columns,
     viewport: frame.contentWindow.innerWidth,
+    clientWidth: doc.documentElement.clientWidth,
     scrollWidth: doc.documentElement.scrollWidth,
   };
 }
