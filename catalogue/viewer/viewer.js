@@ -70,15 +70,20 @@ function drawGame() {
   if (isWon(board)) $("message").textContent = `won in ${game.tokens.length} moves`;
 }
 
-function tryMove(token) {
+// After a move or a refusal: no selection, `message` shown, the board drawn again.
+function endMove(message) {
   view.selected = null;
+  $("message").textContent = message;
+  drawGame();
+}
+
+function tryMove(token) {
   try {
     play(view.game, token, view.entry.variant, view.entry.foundation_return === true);
-    $("message").textContent = "";
+    endMove("");
   } catch (error) {
-    $("message").textContent = `${token} refused: ${error.message}`;
+    endMove(`${token} refused: ${error.message}`);
   }
-  drawGame();
 }
 
 function selectOrMove(column, start) {
@@ -87,7 +92,7 @@ function selectOrMove(column, start) {
   if (chosen && chosen.column !== column) {
     const board = currentBoard(view.game);
     const from = chosen.start ?? keyboardStart(board, chosen.column, column, view.entry.variant);
-    if (from < 0) return tryMove(`${chosen.column + 1}>${column + 1}:${board.columns[chosen.column].at(-1) || "?"}`);
+    if (from < 0) return endMove(`no packet of column ${chosen.column + 1} fits column ${column + 1}`);
     return tryMove(packetToken(board, chosen.column, from, column));
   }
   view.selected = chosen && chosen.start === start ? null : start === undefined ? null : { column, start };
@@ -99,7 +104,7 @@ function toFoundations(slot) {
   if (chosen && chosen.column !== undefined) {
     const cards = currentBoard(view.game).columns[chosen.column];
     const card = chosen.start === null ? cards.at(-1) : cards[chosen.start];
-    return tryMove(card ? `${chosen.column + 1}>F:${card}` : `${chosen.column + 1}>F:?`);
+    return card ? tryMove(`${chosen.column + 1}>F:${card}`) : endMove(`column ${chosen.column + 1} is empty`);
   }
   if (slot !== undefined && currentBoard(view.game).foundations[slot]) view.selected = { slot };
   drawGame();
