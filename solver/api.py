@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from solver.board import Board, board_from_json
 from solver.board import read_board as read_board_text
 from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
-from solver.catalogue.schedule import DailyPick, daily_entry
+from solver.catalogue.schedule import DailyPick, daily_in
 from solver.errors import YukonError as YukonError
 from solver.notation import LineMove, line_steps
 from solver.numbering import NUMBERINGS as NUMBERINGS
@@ -258,5 +258,5 @@ def daily_deal(
     """The deal of ``day`` (default: today, local date) for ``variant`` and ``tier``, by the
     language-neutral schedule of catalogue/README.md."""
     chosen = day or date.today()
-    entry, pick = daily_entry(load_catalogue(variant, tier, directory), chosen)
+    entry, pick = daily_in(catalogue_folder(directory), variant, tier, chosen)
     return DailyDeal(chosen, entry, pick)

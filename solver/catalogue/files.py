@@ -14,6 +14,7 @@ from pathlib import Path
 
 import solver
 from solver.atomic import replace_file
+from solver.catalogue.epochs import SCHEDULE_MANIFEST_VERSION, schedule_json
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
 from solver.result import TIER_NAMES
@@ -129,9 +130,15 @@ def record_problem(record: dict) -> str | None:
 
 
 def manifest_or_empty(directory: Path) -> dict:
+    """The folder's manifest, or a new one with no file and the current daily schedule."""
     if (directory / MANIFEST_NAME).exists():
         return read_manifest(directory)
-    return {"format": MANIFEST_FORMAT, "format_version": FORMAT_VERSION, "files": []}
+    return {
+        "format": MANIFEST_FORMAT,
+        "format_version": SCHEDULE_MANIFEST_VERSION,
+        "files": [],
+        "schedule": schedule_json(),
+    }
 
 
 def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:

@@ -167,7 +167,8 @@ def daily(day, variant, tier, directory, as_json):
         return
     click.echo(
         f"{chosen_day.isoformat()} {variant} {tier}: {entry['numbering']} deal {entry['deal']} "
-        f"(entry {pick.index}, cycle {pick.cycle}, day {pick.day + 1} of {pick.pool_size})"
+        f"(entry {pick.index}, cycle {pick.cycle} from {pick.epoch.isoformat()}, "
+        f"day {pick.day + 1} of {pick.pool_size})"
     )
     click.echo(entry["board"], nl=False)
     click.echo(f"solution ({entry['length']} moves): {entry['solution']}")

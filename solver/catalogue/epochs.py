@@ -1,0 +1,80 @@
+"""The daily schedule's epochs: what the manifest says about the order of the daily deals.
+
+A schedule is a list of epochs, each ``{"start": "YYYY-MM-DD", "method": ..., "key": ...}``
+with strictly increasing starts; an epoch rules the days from its start to the next one's.
+``manifest.json`` holds it under ``"schedule"`` since manifest format version 2; a version 1
+manifest has none and means ``LEGACY_SCHEDULE``. ``catalogue/README.md`` (The daily deal)
+states both methods; ``solver.catalogue.schedule`` runs them.
+"""
+
+from dataclasses import dataclass
+from datetime import date
+
+from solver.errors import YukonError, clipped
+
+# Release 0.1.0's order: i -> (a * i + b) mod n, (a, b) from FNV-1a of "variant/tier/cycle".
+AFFINE = "affine-fnv1a"
+# From 2027: each cycle's pool sorted by SHA-256 of "key/file/cycle/deal".
+KEYED_SORT = "keyed-sort-sha256"
+METHODS = (AFFINE, KEYED_SORT)
+# The first day of every schedule so far (release 0.1.0's EPOCH).
+FIRST_START = date(2026, 1, 1)
+# The manifest format version that holds a schedule; version 1 means LEGACY_SCHEDULE.
+SCHEDULE_MANIFEST_VERSION = 2
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """From ``start`` on (to the next epoch's start) cycles run back to back, each pool in
+    the order ``method`` gives it with ``key`` (the affine method takes no key: "")."""
+
+    start: date
+    method: str
+    key: str
+
+    def as_json(self) -> dict:
+        return {"start": self.start.isoformat(), "method": self.method, "key": self.key}
+
+
+# What a manifest without a schedule (format version 1) means: the affine order forever.
+LEGACY_SCHEDULE = (Epoch(FIRST_START, AFFINE, ""),)
+# The schedule written into new manifests, and shipped: every day up to 2026-12-31 keeps its
+# release 0.1.0 deal; a keyed order starts a new cycle on 2027-01-01.
+SCHEDULE = (*LEGACY_SCHEDULE, Epoch(date(2027, 1, 1), KEYED_SORT, "yukon-daily-2027"))
+
+
+def schedule_json(schedule: tuple[Epoch, ...] = SCHEDULE) -> list[dict]:
+    return [epoch.as_json() for epoch in schedule]
+
+
+def read_epoch(item: object, number: int, where: str) -> Epoch:
+    """One epoch of a manifest's schedule; YukonError naming it when it is malformed."""
+    if not isinstance(item, dict):
+        raise YukonError(f"{where}: schedule epoch {number} is not a JSON object")
+    start, method, key = item.get("start"), item.get("method"), item.get("key")
+    if method not in METHODS:
+        raise YukonError(
+            f"{where}: schedule epoch {number} has method {clipped(repr(method), 60)}, "
+            f"not one of {', '.join(METHODS)}"
+        )
+    if not isinstance(key, str):
+        raise YukonError(f"{where}: schedule epoch {number} has no text 'key'")
+    try:
+        return Epoch(date.fromisoformat(start), method, key)
+    except (TypeError, ValueError):
+        raise YukonError(f"{where}: schedule epoch {number} has a bad 'start' (not YYYY-MM-DD)") from None
+
+
+def read_schedule(manifest: dict, where: str) -> tuple[Epoch, ...]:
+    """The epochs of a manifest (``where``: its path, for messages); a version 1 manifest
+    without a schedule has ``LEGACY_SCHEDULE``."""
+    if "schedule" not in manifest and manifest.get("format_version") == 1:
+        return LEGACY_SCHEDULE
+    items = manifest.get("schedule")
+    if not isinstance(items, list) or not items:
+        raise YukonError(f"{where}: no 'schedule' list of epochs (manifest format version 2)")
+    schedule = tuple(read_epoch(item, number, where) for number, item in enumerate(items, start=1))
+    for number, (earlier, later) in enumerate(zip(schedule, schedule[1:]), start=2):
+        if later.start <= earlier.start:
+            raise YukonError(f"{where}: schedule epoch {number} does not start after epoch {number - 1}")
+    return schedule

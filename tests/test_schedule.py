@@ -1,0 +1,317 @@
+"""The daily schedule: hash vectors, no repeat within a cycle, dates kept across an extension,
+every day of 2026 kept as release 0.1.0 served it, the keyed order from 2027, the manifest's
+epochs, and the test vectors printed in catalogue/README.md."""
+
+import hashlib
+import json
+import re
+from datetime import date, timedelta
+from math import gcd
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_cli import assert_bad_input, run
+
+from solver.catalogue.epochs import AFFINE, KEYED_SORT, SCHEDULE, Epoch, read_schedule, schedule_json
+from solver.catalogue.files import read_catalogue, read_manifest, save_catalogue, shipped_directory
+from solver.catalogue.schedule import (
+    EPOCH,
+    Listing,
+    affine_map,
+    affine_order,
+    daily_in,
+    fnv1a32,
+    keyed_order,
+    listing_of,
+    pick,
+)
+from solver.errors import YukonError
+
+README = shipped_directory() / "README.md"
+LAST_AFFINE_DAY = date(2026, 12, 31)
+KEYED_START = date(2027, 1, 1)
+AFFINE_ONLY = (Epoch(EPOCH, AFFINE, ""),)
+KEYED_ONLY = (Epoch(EPOCH, KEYED_SORT, "test"),)
+BOTH_METHODS = pytest.mark.parametrize("schedule", [AFFINE_ONLY, KEYED_ONLY], ids=["affine", "keyed"])
+# SHA-256 of the lines "YYYY-MM-DD:deal" for every day of 2026 as release 0.1.0 (commit 3818444,
+# solver/catalogue/schedule.py) served them from the six files it shipped: the days already
+# promised to players, which no later schedule or catalogue change may alter.
+SERVED_2026 = {
+    "yukon-easy.json": "552e22c3a2f63293df52945b812dbcd2eb2d8b60d7950c558d337524a23ca260",
+    "yukon-normal.json": "b4e73a9b74651b7f17713fbed084839ec7c6d30d1807474e96124089089db5e6",
+    "yukon-hard.json": "c3cb81ee9c57687a77328d46f0a172691f2fff871ba28a067ff7639a278b9b8c",
+    "russian-easy.json": "ad58a2513b7f68c6b2a6387a052f38b4ba0eaff7f98ccd8b0095da10482c9bd3",
+    "russian-normal.json": "5abd011b0b8fdb10bfe41ae33efc9692518eda06a5f6eba51f546f722c362622",
+    "russian-hard.json": "9856b55be50a4c5f80baa475cd0349c96520bdc7b60ba91b8437448cac11d597",
+}
+
+
+def days(first: date, count: int) -> list[date]:
+    return [first + timedelta(days=offset) for offset in range(count)]
+
+
+def listing(sinces: list[date], name: str = "yukon-easy.json") -> Listing:
+    return Listing(name, "yukon", "easy", sinces, [1000 + index for index in range(len(sinces))])
+
+
+def test_fnv1a32_known_values():
+    assert fnv1a32("") == 0x811C9DC5
+    assert fnv1a32("a") == 0xE40C292C
+    assert fnv1a32("foobar") == 0xBF9CF968
+
+
+@pytest.mark.parametrize("size", [1, 2, 6, 7, 12, 30, 97, 1000])
+def test_affine_map_steps_are_coprime(size):
+    for cycle in range(20):
+        step, shift = affine_map(f"yukon/easy/{cycle}", size)
+        assert sorted((step * i + shift) % size for i in range(size)) == list(range(size))
+
+
+@BOTH_METHODS
+@pytest.mark.parametrize("size", [1, 5, 12, 40])
+def test_every_cycle_uses_each_entry_once(size, schedule):
+    sinces = [EPOCH] * size
+    for cycle in range(4):
+        cycle_days = days(EPOCH + timedelta(days=cycle * size), size)
+        picks = [pick(listing(sinces), day, schedule) for day in cycle_days]
+        assert sorted(chosen.index for chosen in picks) == list(range(size))
+        assert {chosen.cycle for chosen in picks} == {cycle}
+
+
+@BOTH_METHODS
+def test_an_extension_changes_no_date_up_to_the_end_of_the_running_cycle(schedule):
+    today = date(2026, 3, 17)
+    before = [EPOCH] * 10
+    after = before + [today + timedelta(days=1)] * 6
+    running = pick(listing(before), today, schedule)
+    cycle_end = today + timedelta(days=running.pool_size - running.day - 1)
+    for day in days(EPOCH, (cycle_end - EPOCH).days + 1):
+        assert pick(listing(after), day, schedule) == pick(listing(before), day, schedule)
+    next_cycle = [
+        pick(listing(after), day, schedule).index for day in days(cycle_end + timedelta(days=1), 16)
+    ]
+    assert sorted(next_cycle) == list(range(16))
+
+
+@BOTH_METHODS
+def test_new_entries_wait_for_the_next_cycle_when_the_extension_joins_mid_cycle(schedule):
+    sinces = listing([EPOCH] * 4 + [EPOCH + timedelta(days=2)])
+    first_cycle = [pick(sinces, day, schedule).index for day in days(EPOCH, 4)]
+    assert sorted(first_cycle) == [0, 1, 2, 3]
+    second_cycle = [pick(sinces, day, schedule).index for day in days(EPOCH + timedelta(days=4), 5)]
+    assert sorted(second_cycle) == [0, 1, 2, 3, 4]
+
+
+def test_no_deal_before_the_schedule_starts():
+    with pytest.raises(YukonError, match="starts on 2026-01-01"):
+        pick(listing([EPOCH]), date(2025, 12, 31), SCHEDULE)
+
+
+def release_1_pick(sinces: list[date], variant: str, tier: str, day: date) -> int:
+    """Release 0.1.0's schedule as its README stated it, one cycle at a time (the oracle):
+    the entry index of ``day``."""
+    start, cycle = max(EPOCH, min(sinces)), 0
+    while True:
+        pool = [index for index, since in enumerate(sinces) if since <= start]
+        if (day - start).days < len(pool):
+            break
+        start, cycle = start + timedelta(days=len(pool)), cycle + 1
+    value, size = fnv1a32(f"{variant}/{tier}/{cycle}"), len(pool)
+    step = 1 + (value // size) % size
+    while gcd(step, size) != 1:
+        step += 1
+    return pool[(step * (day - start).days + value % size) % size]
+
+
+def shipped_catalogues() -> list[tuple[str, dict]]:
+    """(file name, catalogue) of every file the shipped manifest lists."""
+    folder = shipped_directory()
+    return [
+        (record["file"], read_catalogue(folder / record["file"])) for record in read_manifest(folder)["files"]
+    ]
+
+
+def test_every_day_up_to_2026_12_31_keeps_its_release_1_deal_in_every_shipped_file():
+    schedule = read_schedule(read_manifest(shipped_directory()), "manifest.json")
+    for name, catalogue in shipped_catalogues():
+        files_listing = listing_of(catalogue, name)
+        first = max(EPOCH, min(files_listing.sinces))
+        for day in days(first, (LAST_AFFINE_DAY - first).days + 1):
+            expected = release_1_pick(files_listing.sinces, catalogue["variant"], catalogue["tier"], day)
+            assert pick(files_listing, day, schedule).index == expected, (name, day)
+
+
+@pytest.mark.parametrize("name", sorted(SERVED_2026))
+def test_the_deals_served_in_2026_are_those_release_1_shipped(name):
+    catalogue = read_catalogue(shipped_directory() / name)
+    schedule = read_schedule(read_manifest(shipped_directory()), "manifest.json")
+    files_listing = listing_of(catalogue, name)
+    served = "".join(
+        f"{day}:{files_listing.deals[pick(files_listing, day, schedule).index]}\n" for day in days(EPOCH, 365)
+    )
+    assert hashlib.sha256(served.encode()).hexdigest() == SERVED_2026[name]
+
+
+def test_the_keyed_order_starts_a_new_cycle_on_2027_01_01_and_looks_random():
+    name, catalogue = "yukon-hard.json", read_catalogue(shipped_directory() / "yukon-hard.json")
+    files_listing, size = listing_of(catalogue, name), len(catalogue["entries"])
+    first_cycle = [pick(files_listing, day, SCHEDULE) for day in days(KEYED_START, 3)]
+    assert [(chosen.epoch, chosen.cycle, chosen.day) for chosen in first_cycle] == [
+        (KEYED_START, 0, day) for day in range(3)
+    ]
+    keyed = keyed_order(files_listing, SCHEDULE[1], 0, list(range(size)))
+    assert [chosen.index for chosen in first_cycle] == keyed[:3] and sorted(keyed) == list(range(size))
+    # The affine order moves by one fixed step a day; the keyed one by hundreds of different steps.
+    affine = affine_order(files_listing, AFFINE_ONLY[0], 0, list(range(size)))
+    assert len({(later - earlier) % size for earlier, later in zip(affine, affine[1:])}) == 1
+    assert len({(later - earlier) % size for earlier, later in zip(keyed, keyed[1:])}) > size // 2
+
+
+def test_the_keyed_order_differs_between_files_of_one_variant_and_tier():
+    sinces = [EPOCH] * 50
+    first = [pick(listing(sinces, "yukon-easy.json"), day, KEYED_ONLY).index for day in days(EPOCH, 50)]
+    other = [
+        pick(listing(sinces, "yukon-return-easy.json"), day, KEYED_ONLY).index for day in days(EPOCH, 50)
+    ]
+    assert sorted(first) == sorted(other) and first != other
+
+
+def test_a_file_whose_entries_join_in_2027_starts_on_its_first_since_in_the_keyed_order():
+    start = date(2027, 3, 1)
+    later = listing([start] * 5)
+    with pytest.raises(YukonError, match="starts on 2027-03-01"):
+        pick(later, start - timedelta(days=1), SCHEDULE)
+    chosen = pick(later, start, SCHEDULE)
+    assert (chosen.epoch, chosen.cycle, chosen.day) == (KEYED_START, 0, 0)
+
+
+def manifest_with(schedule) -> dict:
+    return {"format": "yukon-catalogue-manifest", "format_version": 2, "files": [], "schedule": schedule}
+
+
+@pytest.mark.parametrize(
+    ("schedule", "message"),
+    [
+        (None, "no 'schedule' list"),
+        ([], "no 'schedule' list"),
+        (["2027-01-01"], "epoch 1 is not a JSON object"),
+        ([{"start": "2027-01-01", "method": "shuffle", "key": ""}], "epoch 1 has method 'shuffle'"),
+        ([{"start": "2027-01-01", "method": AFFINE}], "epoch 1 has no text 'key'"),
+        ([{"start": "2027-13-01", "method": AFFINE, "key": ""}], "epoch 1 has a bad 'start'"),
+        (schedule_json()[::-1], "epoch 2 does not start after epoch 1"),
+    ],
+)
+def test_a_malformed_schedule_is_refused_in_one_line(schedule, message):
+    with pytest.raises(YukonError, match=message) as error:
+        read_schedule(manifest_with(schedule), "manifest.json")
+    assert "\n" not in str(error.value) and str(error.value).startswith("manifest.json: ")
+
+
+def test_a_version_1_manifest_keeps_the_affine_order_forever():
+    manifest = {"format": "yukon-catalogue-manifest", "format_version": 1, "files": []}
+    assert read_schedule(manifest, "manifest.json") == AFFINE_ONLY
+
+
+def test_a_new_folder_gets_the_current_schedule_and_the_shipped_one_has_it(tmp_path):
+    catalogue = read_catalogue(shipped_directory() / "yukon-easy.json")
+    save_catalogue(tmp_path, catalogue | {"entries": catalogue["entries"][:3]})
+    for folder in (tmp_path, shipped_directory()):
+        assert read_schedule(read_manifest(folder), "manifest.json") == SCHEDULE
+
+
+def readme_section(title: str) -> str:
+    """The text of the README's section ``### title`` up to the next heading."""
+    return README.read_text().split(f"### {title}\n", 1)[1].split("\n#", 1)[0]
+
+
+def shipped_vectors() -> list[tuple[str, str, str, int, int]]:
+    """Rows ``| 2026-12-01 | yukon | easy | 3 | 12 |`` of the README's shipped-file vectors."""
+    rows = re.findall(
+        r"^\| (\d{4}-\d\d-\d\d) \| (\w+) \| (\w+) \| (\d+) \| (\d+) \|$",
+        readme_section("Test vectors: the shipped files"),
+        re.M,
+    )
+    return [(day, variant, tier, int(index), int(deal)) for day, variant, tier, index, deal in rows]
+
+
+def test_the_readme_vectors_hold_on_the_shipped_catalogues():
+    vectors = shipped_vectors()
+    assert len(vectors) >= 30
+    for day, variant, tier, index, deal in vectors:
+        entry, chosen = daily_in(shipped_directory(), variant, tier, date.fromisoformat(day))
+        assert (chosen.index, entry["deal"]) == (index, deal), (day, variant, tier)
+
+
+def readme_demo() -> tuple[dict, list[tuple[str, int, int, int, int]]]:
+    """The README's small catalogue (a JSON block) and its vectors: (date, entry, deal, cycle, day)."""
+    text = readme_section("Test vectors: cycles, epochs and late entries")
+    demo = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    rows = re.findall(r"^\| (\d{4}-\d\d-\d\d) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", text, re.M)
+    return demo, [(day, *map(int, numbers)) for day, *numbers in rows]
+
+
+def test_the_readme_vectors_across_cycles_epochs_and_late_entries():
+    demo, vectors = readme_demo()
+    demo_listing = listing_of(demo, demo["file"])
+    assert len(vectors) >= 20 and len({cycle for *_, cycle, _ in vectors}) >= 3
+    for day, index, deal, cycle, day_in_cycle in vectors:
+        chosen = pick(demo_listing, date.fromisoformat(day), SCHEDULE)
+        assert (chosen.index, demo["entries"][chosen.index]["deal"], chosen.cycle, chosen.day) == (
+            index,
+            deal,
+            cycle,
+            day_in_cycle,
+        ), day
+
+
+def stepwise_pick(sinces: list[date], start: date, day: date) -> tuple[int, int, int]:
+    """The README's algorithm one cycle at a time from ``start`` (the oracle): (pool size, cycle, day)."""
+    start, cycle = max(start, min(sinces)), 0
+    while True:
+        size = sum(since <= start for since in sinces)
+        if (day - start).days < size:
+            return size, cycle, (day - start).days
+        start, cycle = start + timedelta(days=size), cycle + 1
+
+
+@given(
+    joins=st.lists(st.integers(-5, 400), min_size=1, max_size=8),
+    offset=st.integers(0, 600),
+)
+@settings(max_examples=200, deadline=None)
+def test_skipping_cycles_picks_what_going_cycle_by_cycle_picks(joins, offset):
+    sinces = [EPOCH + timedelta(days=join) for join in joins]
+    day = max(EPOCH, min(sinces)) + timedelta(days=offset)
+    chosen = pick(listing(sinces), day, SCHEDULE)
+    epoch_start = EPOCH if day < KEYED_START else KEYED_START
+    assert chosen.epoch == epoch_start
+    assert (chosen.pool_size, chosen.cycle, chosen.day) == stepwise_pick(sinces, epoch_start, day)
+    assert sinces[chosen.index] <= day
+
+
+def test_entries_joining_in_the_far_future_are_reached_at_once():
+    join = date(9999, 11, 30)
+    sinces = [EPOCH] + [join] * 999
+    # One-day cycles of the first entry from the keyed epoch's start to the join, then cycles of all 1,000.
+    one_day_cycles = (join - KEYED_START).days
+    assert pick(listing(sinces), join - timedelta(days=1), SCHEDULE).cycle == one_day_cycles - 1
+    last = pick(listing(sinces), date(9999, 12, 31), SCHEDULE)
+    assert (last.cycle, last.day, last.pool_size) == (one_day_cycles, 31, 1000)
+
+
+def test_yukon_daily_refuses_a_manifest_with_a_bad_schedule_in_one_line(tmp_path):
+    catalogue = read_catalogue(shipped_directory() / "yukon-easy.json")
+    save_catalogue(tmp_path, catalogue | {"entries": catalogue["entries"][:3]})
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["schedule"][1]["method"] = "feistel"
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    result = run("daily", "--dir", str(tmp_path), "--date", "2026-06-01")
+    assert_bad_input(result)
+    assert "schedule epoch 2 has method 'feistel'" in result.stderr
+
+
+def test_yukon_daily_names_the_epoch_of_the_cycle():
+    result = run("daily", "--date", "2027-01-02", "--variant", "russian", "--tier", "hard")
+    assert result.exit_code == 0
+    assert "cycle 0 from 2027-01-01, day 2 of 1000)" in result.stdout.splitlines()[0]
