@@ -10,7 +10,9 @@ Its CPU time comes from resource.getrusage(RUSAGE_CHILDREN) and its per-deal ver
 its output lines ``<deal> won|lost|unknown (<ms> ms)``. KPat stops a deal when its 30 MB
 position store is full (``unknown``). Then ours solves the same deals under the same rules
 (yukon, no foundation return, kpat numbering) in this process, one at a time, with a time
-limit per deal. Every deal whose verdicts differ is listed; where ours says solved, the
+limit per deal (wall seconds, ``--time-limit``; on a shared machine ``--time-limit inf
+--max-nodes N`` gives a budget the load cannot shrink, and ``--kpat-from`` reuses KPat's half
+of an earlier run of the range). Our per-deal seconds are CPU seconds. Every deal whose verdicts differ is listed; where ours says solved, the
 line shown has been replayed as a win on the reference rules engine (inside ``solve``
 and once more here).
 """
@@ -56,7 +58,21 @@ def parse_args(argv=None) -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--deals", default="1-200", help="a contiguous range A-B (default 1-200)")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="our seconds per deal (default 10)")
+    parser.add_argument(
+        "--time-limit", type=float, default=10.0, help="our wall seconds per deal (default 10; inf: none)"
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        help="our positions per deal (default: none); on a shared machine, with --time-limit inf, a budget "
+        "the load cannot shrink",
+    )
+    parser.add_argument(
+        "--kpat-from",
+        metavar="FILE",
+        help="take KPat's half from an earlier run's JSON of the same range (run only ours)",
+    )
     parser.add_argument("--kpat", default=None, help=f"KPat binary (default {KPAT_DEFAULT} or kpat on PATH)")
     parser.add_argument("--out", default="benchmarks/results/kpat_side_by_side.json")
     parser.add_argument("--from-json", metavar="FILE", help="print the report of an earlier run, run nothing")
@@ -107,16 +123,33 @@ def run_kpat(kpat: str, first: int, last: int) -> dict:
     }
 
 
-def run_ours(deals: list[int], time_limit: float) -> dict:
-    warm = warm_up("yukon", "kpat", deals[0], min(time_limit, 10.0))
-    limits = Limits(time_limit=time_limit)
+def kpat_from(path: str, first: int, last: int) -> dict:
+    """KPat's half of an earlier run of the same range, as ``run_kpat`` returns it."""
+    with open(path) as saved:
+        data = json.load(saved)
+    if data["settings"]["deals"] != f"{first}-{last}":
+        raise SystemExit(f"--kpat-from {path} holds deals {data['settings']['deals']}, not {first}-{last}")
+    rows = data["rows"]
+    return {
+        "command": data["kpat"]["command"],
+        "wall_seconds": data["kpat"]["wall_seconds"],
+        "cpu_seconds": data["kpat"]["cpu_seconds"],
+        "max_rss_bytes_children": data["kpat"]["max_rss_bytes"],
+        "verdicts": {row["deal"]: row["kpat"] for row in rows},
+        "milliseconds": {row["deal"]: row["kpat_ms"] for row in rows},
+        "from": path,
+    }
+
+
+def run_ours(deals: list[int], limits: Limits) -> dict:
+    warm = warm_up("yukon", "kpat", deals[0], min(limits.time_limit or 10.0, 10.0))
     results = {}
     cpu_before, started = time.process_time(), time.perf_counter()
     for deal in tqdm(deals, desc="ours (yukon kpat)", file=sys.stderr):
         board = deal_board("yukon", deal, "kpat")
-        solve_started = time.perf_counter()
+        solve_started = time.process_time()
         result = solve_position(board, RULES, limits)
-        results[deal] = (result, time.perf_counter() - solve_started)
+        results[deal] = (result, time.process_time() - solve_started)
     return {
         "warm_up": warm,
         "wall_seconds": time.perf_counter() - started,
@@ -158,8 +191,11 @@ def print_report(data: dict) -> None:
     kpat, ours = data["kpat"], data["ours"]
     print(f"command: {data['command']}")
     print(f"KPat:    {kpat['command']}")
+    settings = data["settings"]
+    nodes = settings.get("max_nodes")
     print(
-        f"deals {data['settings']['deals']}, our time limit {data['settings']['time_limit_seconds']:g} s/deal"
+        f"deals {settings['deals']}, our time limit {settings['time_limit_seconds']:g} s/deal"
+        + (f", {nodes:,} positions/deal" if nodes else "")
     )
     print()
     print(f"{'':24}{'KPat':>12}{'ours':>12}")
@@ -177,6 +213,8 @@ def print_report(data: dict) -> None:
     print(
         f"both decided ({both} deals): KPat {kpat_both:.2f} s (sum of its per-deal ms), ours {our_both:.2f} s"
     )
+    if "kpat_deals_over_1s" in ratio:
+        print(f"deals over 1 s: KPat {ratio['kpat_deals_over_1s']}, ours {ratio['our_deals_over_1s']} (CPU)")
     print(f"our warm-up solve (not counted): {ours['warm_up']['seconds']:.2f} s")
     print()
     rows = data["disagreements"]
@@ -226,8 +264,11 @@ def main(argv=None) -> int:
         raise SystemExit("--deals must be one contiguous range A-B (KPat solves --start A --end B)")
 
     machine_info()  # cached: record the machine, load and code version as they are at the start
-    kpat = run_kpat(kpat_binary, first, last)
-    ours = run_ours(deals, args.time_limit)
+    kpat = kpat_from(args.kpat_from, first, last) if args.kpat_from else run_kpat(kpat_binary, first, last)
+    limits = Limits(
+        time_limit=None if args.time_limit == float("inf") else args.time_limit, max_nodes=args.max_nodes
+    )
+    ours = run_ours(deals, limits)
 
     kpat_counts = status_counts(kpat["verdicts"][deal] for deal in deals)
     our_counts = status_counts(ours["results"][deal][0].status for deal in deals)
@@ -247,10 +288,13 @@ def main(argv=None) -> int:
             "foundation_return": False,
             "numbering": "kpat",
             "time_limit_seconds": args.time_limit,
+            "max_nodes": args.max_nodes,
+            "our_seconds": "CPU seconds of each solve (process time)",
             "kpat_limit": "KPat's own: 30,000,000-byte position store (no time limit)",
         },
         "kpat": {
             "command": kpat["command"],
+            "from": kpat.get("from"),
             "counts": kpat_counts,
             "decided": kpat_counts[SOLVED] + kpat_counts[UNSOLVABLE],
             "cpu_seconds": kpat["cpu_seconds"],
@@ -270,6 +314,8 @@ def main(argv=None) -> int:
             "both_decided_deals": len(both),
             "both_decided_kpat_seconds": sum(kpat["milliseconds"][deal] for deal in both) / 1000,
             "both_decided_our_seconds": sum(ours["results"][deal][1] for deal in both),
+            "kpat_deals_over_1s": sum(kpat["milliseconds"][deal] > 1000 for deal in deals),
+            "our_deals_over_1s": sum(ours["results"][deal][1] > 1 for deal in deals),
         },
         "disagreements": disagreements(deals, kpat, ours),
         "rows": [
