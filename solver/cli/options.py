@@ -108,13 +108,17 @@ def parse_deal_number(text: str) -> int:
     return whole_number(text.strip(), "deal number")
 
 
-def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple[Board, int | None]:
-    """The position to work on: a numbered deal or a board file, and the deal number."""
+def opening(
+    deal: str | None, board_file, rules: Rules, numbering: str, unknown_cards: bool = False
+) -> tuple[Board, int | None]:
+    """The position to work on: a numbered deal or a board file (which may leave hidden
+    cards unknown when ``unknown_cards``), and the deal number."""
     if board_file is not None:
         if deal is not None:
             raise YukonError("give a deal number or --board FILE, not both")
         where = input_name(board_file)
-        return read_board(decoded_text(board_bytes(board_file, where), where), rules), None
+        text = decoded_text(board_bytes(board_file, where), where)
+        return read_board(text, rules, unknown_cards), None
     if deal is None:
         raise YukonError("give a deal number or --board FILE")
     number = parse_deal_number(deal)

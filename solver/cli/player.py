@@ -15,6 +15,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.errors import YukonError
 from solver.result import LARGEST_INTEGER
 
 
@@ -57,33 +58,42 @@ def store_options(function):
 @rules_options
 @numbering_option
 @click.option("--after", default="", help='Moves played from the opening first, e.g. "3>7:TS 5>F:AH".')
+@click.option(
+    "--history", default="", help="With --board: the moves that led to the board, so that no hint goes back."
+)
 @click.option("--policy", default="sampling", show_default=True, help="sampling or greedy.")
 @seed_option
 @policy_settings_options
 @json_option
-def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_nodes, as_json):
+def hint(deal, board_file, rules, numbering, after, history, policy, seed, samples, max_nodes, as_json):
     """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
-    person can see: face-down cards and the stock's order stay unknown to the policy.
+    person can see: face-down cards and the stock's order stay unknown to the policy, and
+    the board may leave them unknown (<?>, Stock: ?). The hint never undoes the last move
+    nor returns to a position already seen in the game (--after, --history).
 
     \b
-    Prints the move in the project notation, the policy's confidence (sampling: the share
-    of sampled deals of the unseen cards still won after it) and a reason.
+    Prints the move in the project notation, the policy's confidence (sampling: how many
+    sampled deals of the unseen cards are still won after it, with a 95% interval) and a
+    reason. Exit status: 0 a move, 1 no legal move (lost), 3 no move that does not go back
+    (or, greedy, none worth playing), 5 the position is won, 2 bad input.
       yukon hint 12 --after "3>7:TS 5>F:AH"
-      yukon hint --board position.txt --policy greedy --json
+      yukon hint --board position.txt --history "3>7:TS 5>F:AH" --policy greedy --json
     """
+    from solver.player.hint import game_so_far
     from solver.player.hint import hint as suggest
-    from solver.player.hint import position_after
     from solver.runs.play import check_seed
 
     check_seed(seed)
-    board, _number = opening(deal, board_file, rules, numbering)
-    board = position_after(board, rules, after)
-    answer = suggest(board, rules, policy, seed, **given_settings(samples, max_nodes))
+    if history.strip() and board_file is None:
+        raise YukonError("--history goes with --board (with a deal number, give the moves as --after)")
+    board, _number = opening(deal, board_file, rules, numbering, unknown_cards=True)
+    board, game = game_so_far(board, rules, after, history)
+    answer = suggest(board, rules, policy, seed, game, **given_settings(samples, max_nodes))
     if as_json:
-        fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
-        click.echo(json.dumps(fields | {"policy": policy, "seed": seed}))
+        click.echo(json.dumps(answer.as_dict() | {"policy": policy, "seed": seed}))
     else:
         click.echo(answer.text())
+    sys.exit(answer.exit_status)
 
 
 @click.command()
