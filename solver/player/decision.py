@@ -9,6 +9,9 @@ from solver.stats import wilson_interval
 
 NO_LEGAL_MOVE = "no legal move remains"
 ONLY_REPEATS = "every legal move undoes the last move or returns to a position already seen"
+ONLY_REPEATS_WORTH_PLAYING = (
+    "every move worth playing undoes the last move or returns to a position already seen"
+)
 
 
 @dataclass(frozen=True)

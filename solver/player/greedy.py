@@ -16,7 +16,7 @@ from solver.engine import greedy_play, player_moves
 from solver.engine.layout import MAX_MOVES as MOVE_BUFFER
 from solver.errors import YukonError
 from solver.packing import decode, pack
-from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Decision, reason_for
+from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS_WORTH_PLAYING, Decision, reason_for
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, world_of
 from solver.reference import Move
@@ -78,7 +78,7 @@ class Greedy:
             )
             move = next(fresh, None)
             if move is None:
-                return Decision(None, None, ONLY_REPEATS)
+                return Decision(None, None, ONLY_REPEATS_WORTH_PLAYING)
         if move is None:
             return Decision(None, None, no_move_reason(view))
         return Decision(move, None, reason_for(view, move))
