@@ -5,6 +5,7 @@ an honest confidence."""
 import random
 
 import pytest
+from test_player import permute_hidden
 
 from solver import reference
 from solver.board import UNKNOWN, Board
@@ -41,24 +42,13 @@ def with_unknown_cards(board: Board) -> Board:
     return Board(columns, board.face_down_counts, board.foundations, (UNKNOWN,) * len(board.stock))
 
 
-def with_hidden_permuted(board: Board, rng: random.Random) -> Board:
-    hidden = [card for cards, down in zip(board.columns, board.face_down_counts) for card in cards[:down]]
-    hidden += board.stock
-    rng.shuffle(hidden)
-    columns, at = [], 0
-    for cards, down in zip(board.columns, board.face_down_counts):
-        columns.append(tuple(hidden[at : at + down]) + cards[down:])
-        at += down
-    return Board(tuple(columns), board.face_down_counts, board.foundations, tuple(hidden[at:]))
-
-
 @pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
 @pytest.mark.parametrize("policy", ["greedy", "sampling"])
 def test_a_board_with_unknown_cards_gets_the_hint_of_the_board_with_its_hidden_cards_permuted(rules, policy):
     settings = SMALL_SAMPLING if policy == "sampling" else {}
     rng = random.Random(4)
     for board in greedy_positions(rules, deals=(2, 5), prefixes=(0, 12)):
-        permuted = with_hidden_permuted(board, rng)
+        permuted = permute_hidden(board, rng)
         unknown = with_unknown_cards(board)
         assert unknown.unknown_count == view_of(board, rules).hidden_count
         expected = hint(permuted, rules, policy, seed=3, **settings)
