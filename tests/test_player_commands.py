@@ -79,6 +79,30 @@ def test_hint_refuses_bad_input_in_one_line(args, stdin, message):
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_hint_takes_a_board_with_unknown_cards(form):
+    board = deal_board("yukon", 12)
+    unknown = board.to_json() | {
+        "columns": [
+            {"face_down": ["?"] * len(column["face_down"]), "face_up": column["face_up"]}
+            for column in board.to_json()["columns"]
+        ]
+    }
+    text = (
+        json.dumps(unknown)
+        if form == "json"
+        else "".join(
+            " ".join(["<?>"] * len(column["face_down"]) + column["face_up"]) + "\n"
+            for column in unknown["columns"]
+        )
+    )
+    args = ("hint", "--board", "-", "--policy", "sampling", "--samples", 3, "--max-nodes", 2000, "--json")
+    with_unknown = run(*args, stdin=text)
+    assert with_unknown.exit_code == 0, with_unknown.output
+    assert json.loads(with_unknown.stdout) == json.loads(run(*args, stdin=board.to_text()).stdout)
+    assert json.loads(with_unknown.stdout)["confidence"]["samples"] == 3
+
+
 @pytest.mark.parametrize("policy", ["greedy", "sampling"])
 @pytest.mark.parametrize(
     "board, variant, status, exit_code",
