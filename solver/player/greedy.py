@@ -72,11 +72,9 @@ class Greedy:
         """The greedy move; when ``history`` says it undoes the last move or returns to a
         position seen, the best-scored move worth playing that does not."""
         move = choose(view, seed)
-        if move is not None and history.revisits(view, move):
-            fresh = (
-                move for score, move in ranked_moves(view) if score >= 0 and not history.revisits(view, move)
-            )
-            move = next(fresh, None)
+        if move is not None and not history.fresh(view, [move]):
+            worth = [move for score, move in ranked_moves(view) if score >= 0]
+            move = next(iter(history.fresh(view, worth)), None)
             if move is None:
                 return Decision(None, None, ONLY_REPEATS_WORTH_PLAYING)
         if move is None:

@@ -36,12 +36,17 @@ class History:
         """The history once ``move`` has been played from ``view``."""
         return History(self.seen | {view}, move)
 
-    def revisits(self, view: View, move: Move) -> bool:
-        """Does ``move`` (legal in ``view``) undo the last move or lead to a position seen?"""
-        if undoes(move, self.last):
-            return True
-        after = view_after(view, move)
-        return after is not None and after in self.seen
+    def fresh(self, view: View, moves: list[Move]) -> list[Move]:
+        """``moves`` (legal in ``view``) but those that undo the last move or lead to a
+        position seen."""
+        if not self.seen and self.last is None:
+            return list(moves)
+        world = world_of(view)
+        return [
+            move
+            for move in moves
+            if not undoes(move, self.last) and view_after(world, view, move) not in self.seen
+        ]
 
 
 NO_HISTORY = History()
@@ -57,10 +62,11 @@ def undoes(move: Move, last: Move | None) -> bool:
     )
 
 
-def view_after(view: View, move: Move) -> View | None:
-    """The view after ``move``; None when the move shows a hidden card (the view after it
-    then depends on that card, and it cannot be a position seen before)."""
-    after = view_of(reference.apply_move(world_of(view), move, view.rules), view.rules)
+def view_after(world: Board, view: View, move: Move) -> View | None:
+    """The view after ``move`` from ``world`` (any world of ``view``); None when the move
+    shows a hidden card (the view after it then depends on that card, and it cannot be a
+    position seen before)."""
+    after = view_of(reference.apply_move(world, move, view.rules), view.rules)
     return None if after.hidden_count < view.hidden_count else after
 
 

@@ -105,11 +105,7 @@ class Sampling:
         winning lines (at most CANDIDATES of them, most often first), ties by votes then
         the greedy order; with no winning line, the greedy order's first legal move. Moves
         that ``history`` says revisit are left out. Returns it with the worlds after it."""
-        legal = [
-            move
-            for move in reference.legal_moves(worlds[0].board, view.rules)
-            if not history.revisits(view, move)
-        ]
+        legal = history.fresh(view, reference.legal_moves(worlds[0].board, view.rules))
         if not legal:
             return None, []
         votes = Counter(world.line[0] for world in worlds if world.line)
