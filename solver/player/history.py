@@ -71,8 +71,9 @@ def view_after(world: Board, view: View, move: Move) -> View | None:
 
 
 def played_from(board: Board, tokens: list[str], rules: Rules) -> tuple[Board, History]:
-    """The position after ``tokens`` from ``board`` (which holds every card), and the history
-    of that game. IllegalMove and YukonError name the move and its place."""
+    """The position after ``tokens`` from ``board``, and the history of that game (a card
+    left unknown that a move shows is the caller's to refuse). IllegalMove and YukonError
+    name the move and its place."""
     history = History()
     for _token, move, after in replay_tokens(board, tokens, rules):
         history = history.after(view_of(board, rules), move)
