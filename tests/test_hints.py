@@ -9,6 +9,7 @@ from test_player import permute_hidden
 
 from solver import reference
 from solver.board import UNKNOWN, Board
+from solver.cards import make_card
 from solver.errors import YukonError
 from solver.notation import parse_token, solution_text
 from solver.numbering import deal_board
@@ -145,3 +146,12 @@ def test_confidence_counts_samples_and_says_when_every_sample_is_proved_lost():
     if answer.confidence.all_proved_lost:
         assert "proved every sampled world lost" in answer.text()
         assert "every sampled deal of the unseen cards is proved lost" in answer.reason
+
+
+def test_with_nothing_hidden_the_confidence_is_the_positions_own_verdict_not_a_sample():
+    columns = tuple(tuple(make_card(rank, suit) for rank in range(13, 0, -1)) for suit in range(4))
+    open_board = Board(columns + ((), (), ()), (0,) * 7, (0,) * 4)
+    answer = hint(open_board, YUKON, "sampling")
+    assert answer.confidence.exact and (answer.confidence.won, answer.confidence.samples) == (1, 1)
+    assert "nothing is hidden: won by the solver" in answer.text()
+    assert not hint(deal_board("yukon", 3), YUKON, "sampling", **SMALL_SAMPLING).confidence.exact

@@ -20,11 +20,13 @@ class Confidence:
     won by the solver within its budget and ``proved_lost`` proved lost; the rest are
     undecided. Two decisions drawn from the same samples are not independent, and the move
     was picked for its wins, so the interval is the binomial one of these samples only:
-    how well it matches the truth is measured by ``benchmarks/bench_confidence.py``."""
+    how well it matches the truth is measured by ``benchmarks/bench_confidence.py``.
+    ``exact``: nothing is hidden, so the one world is the position itself (no sample)."""
 
     won: int
     samples: int
     proved_lost: int
+    exact: bool = False
 
     @property
     def fraction(self) -> float:
@@ -40,7 +42,10 @@ class Confidence:
         return self.proved_lost == self.samples
 
     def text(self) -> str:
-        """e.g. ``14 of 16 samples won (95% interval 64-97%)``."""
+        """e.g. ``14 of 16 samples won (95% interval 64%-97%)``."""
+        if self.exact:
+            verdict = "won" if self.won else "proved lost" if self.proved_lost else "not decided"
+            return f"nothing is hidden: {verdict} by the solver within its budget"
         low, high = self.interval
         words = f"{self.won} of {self.samples} samples won (95% interval {low:.0%}-{high:.0%})"
         if self.all_proved_lost:
@@ -53,6 +58,7 @@ class Confidence:
             "won": self.won,
             "samples": self.samples,
             "proved_lost": self.proved_lost,
+            "exact": self.exact,
             "fraction": self.fraction,
             "low": low,
             "high": high,

@@ -95,7 +95,7 @@ class Sampling:
         if move is None:
             legal = reference.legal_moves(worlds[0].board, view.rules)
             return Decision(None, None, ONLY_REPEATS if legal else NO_LEGAL_MOVE)
-        confidence = confidence_of(after)
+        confidence = confidence_of(after, view)
         return Decision(move, confidence, reason_with(confidence, reason_for(view, move)))
 
     def evaluate(
@@ -164,7 +164,7 @@ class Sampling:
             if move is None:
                 break
             if observe is not None:
-                observe(board, move, confidence_of(after))
+                observe(board, move, confidence_of(after, view))
             history = history.after(view, move)
             board = reference.apply_move(board, move, rules)
             moves.append(move)
@@ -180,10 +180,11 @@ class Sampling:
         return kept[:1] if view.hidden_count == 0 else kept
 
 
-def confidence_of(after: list[World]) -> Confidence:
-    """How many of the worlds after a move are won, and how many proved lost."""
+def confidence_of(after: list[World], view: View) -> Confidence:
+    """How many of the worlds after a move from ``view`` are won, and how many proved lost
+    (with nothing hidden, the one world is the position itself)."""
     won = sum(world.line is not None for world in after)
-    return Confidence(won, len(after), sum(world.proved_lost for world in after))
+    return Confidence(won, len(after), sum(world.proved_lost for world in after), view.hidden_count == 0)
 
 
 def reason_with(confidence: Confidence, reason: str) -> str:
