@@ -12,9 +12,9 @@ position store is full (``unknown``). Then ours solves the same deals under the 
 (yukon, no foundation return, kpat numbering) in this process, one at a time, with a time
 limit per deal (wall seconds, ``--time-limit``; on a shared machine ``--time-limit inf
 --max-nodes N`` gives a budget the load cannot shrink, and ``--kpat-from`` reuses KPat's half
-of an earlier run of the range). Our per-deal seconds are CPU seconds. Every deal whose verdicts differ is listed; where ours says solved, the
-line shown has been replayed as a win on the reference rules engine (inside ``solve``
-and once more here).
+of an earlier run of the range). Our per-deal seconds are CPU seconds. Every deal whose
+verdicts differ is listed; where ours says solved, the line shown has been replayed as a win
+on the reference rules engine (inside ``solve`` and once more here).
 """
 
 import argparse

@@ -261,7 +261,7 @@ def blunders(args) -> None:
     def observe(board, move, confidence):
         after = reference.apply_move(board, move, rules)
         statuses = [solve_position(position, rules, limits).status for position in (board, after)]
-        moves.append({"confidence": confidence, "before": statuses[0], "after": statuses[1]})
+        moves.append({"confidence": confidence.fraction, "before": statuses[0], "after": statuses[1]})
 
     games = []
     for deal in parse_deals(args.deals):

@@ -176,6 +176,7 @@ def hint(
     rules: Rules = YUKON,
     *,
     after: str = "",
+    history: str = "",
     policy: str = "sampling",
     samples: int | None = None,
     max_nodes: int | None = None,
@@ -183,18 +184,22 @@ def hint(
 ) -> "Hint":
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
-    policy, ``"sampling"`` (``samples`` deals of the unseen cards, default 16, each solved
-    within ``max_nodes``, default 10,000) or ``"greedy"``. The same ``seed`` gives the same
-    hint. ``Hint.move`` is a token (None when the policy plays none), ``Hint.confidence`` the
-    share of sampled deals still won after it (None for greedy), ``Hint.reason`` why."""
+    policy (the board may leave them unknown), ``"sampling"`` (``samples`` deals of the
+    unseen cards, default 16, each solved within ``max_nodes``, default 10,000) or
+    ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is visible.
+    The hint never undoes the last move nor returns to a position seen in the game. The same
+    ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
+    ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
+    deals are still won after it (None for greedy), ``Hint.reason`` why."""
+    from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
-    from solver.player.hint import position_after
     from solver.runs.play import check_seed
 
     check_seed(seed)
     settings = {"samples": samples, "max_nodes": max_nodes}
     given = {name: value for name, value in settings.items() if value is not None}
-    return policy_hint(position_after(board, rules, after), rules, policy, seed, **given)
+    position, game = game_so_far(board, rules, after, history)
+    return policy_hint(position, rules, policy, seed, game, **given)
 
 
 # --- catalogues and the daily deal --------------------------------------------------------

@@ -4,6 +4,12 @@ Text form (fc-solve / PySolFC style), one column per line, bottom card first, fa
 cards in ``<>``, an empty column as ``-``; then the optional lines
 ``Foundations: S-0 H-5 D-K C-A`` (two entries per suit with two decks) and
 ``Stock: 3H 4C ...`` (in dealing order: the first listed is dealt first, onto column 1).
+
+A position as a player has it may leave hidden cards unknown (``unknown_cards=True`` when
+reading): ``<?>`` is a face-down card whose face is not known and ``Stock: ?`` a stock of
+every card not on the table, in an unknown order (JSON: ``"?"`` in ``face_down``, and
+``"stock": "?"``). Such a Board holds UNKNOWN in those places; only what a player sees may
+be asked of it (``player.view``), never a solve.
 """
 
 import json
@@ -26,6 +32,8 @@ from solver.formats import BOARD, check_format
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
+UNKNOWN = -1  # a hidden card whose face is not given
+UNKNOWN_TEXT = "?"
 # The most a board file may hold (a board is under 1 kB; comments allowed): a larger input,
 # or an endless one (a device), is refused after reading this much.
 MAX_BOARD_BYTES = 1 << 20
@@ -53,14 +61,14 @@ class Board:
         lines = [column_text(cards, down) for cards, down in zip(self.columns, self.face_down_counts)]
         lines.append("Foundations: " + " ".join(foundation_entries(self.foundations)))
         if self.stock:
-            lines.append("Stock: " + " ".join(card_text(card) for card in self.stock))
+            lines.append("Stock: " + stock_text(self.stock))
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict:
         return {
             "columns": [
                 {
-                    "face_down": [card_text(card) for card in cards[:down]],
+                    "face_down": [hidden_text(card) for card in cards[:down]],
                     "face_up": [card_text(card) for card in cards[down:]],
                 }
                 for cards, down in zip(self.columns, self.face_down_counts)
@@ -69,8 +77,22 @@ class Board:
                 suit: [self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index]
                 for index, suit in enumerate(SUITS)
             },
-            "stock": [card_text(card) for card in self.stock],
+            "stock": UNKNOWN_TEXT if UNKNOWN in self.stock else [card_text(card) for card in self.stock],
         }
+
+    @property
+    def unknown_count(self) -> int:
+        """How many hidden cards are not given (``<?>`` and an unknown stock)."""
+        return sum(cards.count(UNKNOWN) for cards in self.columns) + self.stock.count(UNKNOWN)
+
+
+def hidden_text(card: int) -> str:
+    return UNKNOWN_TEXT if card == UNKNOWN else card_text(card)
+
+
+def stock_text(stock) -> str:
+    """``?`` for an unknown stock, else its cards in dealing order."""
+    return UNKNOWN_TEXT if UNKNOWN in stock else " ".join(card_text(card) for card in stock)
 
 
 def canonical_foundations(heights) -> tuple[int, ...]:
@@ -86,7 +108,7 @@ def column_text(cards, face_down_count: int) -> str:
     if not cards:
         return EMPTY_COLUMN
     return " ".join(
-        f"<{card_text(card)}>" if index < face_down_count else card_text(card)
+        f"<{hidden_text(card)}>" if index < face_down_count else card_text(card)
         for index, card in enumerate(cards)
     )
 
@@ -95,8 +117,9 @@ def foundation_entries(heights) -> list[str]:
     return [f"{SUITS[slot % 4]}-{RANKS[height - 1] if height else 0}" for slot, height in enumerate(heights)]
 
 
-def parse_board(text: str, rules: Rules) -> Board:
-    """Read the text form; every card of the rule set's decks must appear exactly once."""
+def parse_board(text: str, rules: Rules, unknown_cards: bool = False) -> Board:
+    """Read the text form; every card of the rule set's decks must appear exactly once
+    (``unknown_cards``: or be a ``<?>`` or in a ``Stock: ?``)."""
     columns, face_down_counts, foundation_words, stock = [], [], None, ()
     for line_number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -107,7 +130,7 @@ def parse_board(text: str, rules: Rules) -> Board:
         if label.strip().lower() in ("foundations", "founds"):
             foundation_words = (rest.split(), where)
         elif label.strip().lower() in ("stock", "talon"):
-            stock = tuple(parse_card(word, where) for word in rest.split())
+            stock = parse_stock(rest.split(), where)
         else:
             cards, down = parse_column(line.removeprefix(":").strip(), where)
             columns.append(cards)
@@ -115,8 +138,24 @@ def parse_board(text: str, rules: Rules) -> Board:
     heights = (
         parse_foundations(*foundation_words, rules) if foundation_words else (0,) * rules.foundation_count
     )
-    board = Board(tuple(columns), tuple(face_down_counts), heights, stock)
-    check_board(board, rules)
+    return checked(Board(tuple(columns), tuple(face_down_counts), heights, stock), rules, unknown_cards)
+
+
+def parse_stock(words: list[str], where: str) -> tuple[int, ...]:
+    """The stock's cards; ``?`` alone: unknown (one UNKNOWN, filled in by ``checked``)."""
+    if words == [UNKNOWN_TEXT]:
+        return (UNKNOWN,)
+    return tuple(parse_card(word, where) for word in words)
+
+
+def checked(board: Board, rules: Rules, unknown_cards: bool) -> Board:
+    """``board`` with an unknown stock made as long as the cards not on the table, once it
+    is checked to fit the rule set; unknown cards are refused unless ``unknown_cards``."""
+    if UNKNOWN in board.stock:
+        in_columns = sum(cards.count(UNKNOWN) for cards in board.columns)
+        rest = max(rules.card_count - shown_cards(board).total() - in_columns, 0)
+        board = Board(board.columns, board.face_down_counts, board.foundations, (UNKNOWN,) * rest)
+    check_board(board, rules, unknown_cards)
     return board
 
 
@@ -131,6 +170,9 @@ def parse_column(line: str, where: str) -> tuple[tuple[int, ...], int]:
                 raise YukonError(f"face-down card {word} lies on a face-up card {where}")
             face_down_count += 1
             word = word[1:-1]
+            if word == UNKNOWN_TEXT:
+                cards.append(UNKNOWN)
+                continue
         cards.append(parse_card(word, where))
     return tuple(cards), face_down_count
 
@@ -160,9 +202,15 @@ def slot_heights(per_suit: dict[int, list[int]], rules: Rules, where: str) -> tu
     return tuple(heights)
 
 
-def check_board(board: Board, rules: Rules) -> None:
+def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None:
     """Raise YukonError unless the board fits the rule set: column and foundation counts,
-    face-up exposed cards, and every card exactly ``rules.decks`` times."""
+    face-up exposed cards, and every card exactly ``rules.decks`` times (``unknown_cards``:
+    or as many UNKNOWN hidden cards as cards not shown; otherwise none may be unknown)."""
+    if board.unknown_count and not unknown_cards:
+        raise YukonError(
+            f"the board leaves {board.unknown_count} hidden cards unknown (<?> or Stock: ?): "
+            "this needs every card (yukon hint takes such a board)"
+        )
     if len(board.columns) != rules.column_count:
         raise YukonError(f"board has {len(board.columns)} columns; {rules.variant} has {rules.column_count}")
     if len(board.foundations) != rules.foundation_count:
@@ -174,32 +222,43 @@ def check_board(board: Board, rules: Rules) -> None:
             raise YukonError(f"column {number}: its exposed card {card_text(cards[-1])} is face down")
     if board.stock and rules.variant != "milligan":
         raise YukonError(f"{rules.variant} has no stock, but the board lists one")
-    present = Counter(card for cards in board.columns for card in cards)
-    present.update(board.stock)
-    for slot, height in enumerate(board.foundations):
-        present.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
+    present = shown_cards(board)
     expected = Counter(full_deck(rules.decks))
     missing = sorted((expected - present).elements())
     extra = sorted((present - expected).elements())
     problems = []
     if extra:
         problems.append("duplicated " + " ".join(card_text(card) for card in extra))
-    if missing:
+    if len(missing) != board.unknown_count and board.unknown_count:
+        problems.append(f"{board.unknown_count} unknown cards for the {len(missing)} not shown")
+    elif missing and not board.unknown_count:
         problems.append("missing " + " ".join(card_text(card) for card in missing))
     if problems:
         raise YukonError(f"board is not a full {rules.variant} deck: " + "; ".join(problems))
 
 
-def board_from_json(data, rules: Rules) -> Board:
+def shown_cards(board: Board) -> Counter:
+    """Every card the board names, on the table, in the stock and on the foundations."""
+    present = Counter(card for cards in board.columns for card in cards if card != UNKNOWN)
+    present.update(card for card in board.stock if card != UNKNOWN)
+    for slot, height in enumerate(board.foundations):
+        present.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
+    return present
+
+
+def board_from_json(data, rules: Rules, unknown_cards: bool = False) -> Board:
     """Read the JSON form (as produced by ``Board.to_json``; ``yukon deal --format json``
-    adds the format keys of ``yukon-board``)."""
+    adds the format keys of ``yukon-board``; ``unknown_cards`` as in ``parse_board``)."""
     if isinstance(data, dict):
         check_format(data, BOARD, "board JSON")
     try:
         columns, face_down_counts = [], []
         for number, column in enumerate(data["columns"], start=1):
             where = f"in column {number}"
-            down = [parse_card(text, where) for text in column.get("face_down", [])]
+            down = [
+                UNKNOWN if text == UNKNOWN_TEXT else parse_card(text, where)
+                for text in column.get("face_down", [])
+            ]
             up = [parse_card(text, where) for text in column.get("face_up", [])]
             columns.append(tuple(down + up))
             face_down_counts.append(len(down))
@@ -212,12 +271,13 @@ def board_from_json(data, rules: Rules) -> Board:
                     )
             per_suit[parse_suit(suit_text, "in foundations")] = list(suit_heights)
         heights = slot_heights(per_suit, rules, "in foundations")
-        stock = tuple(parse_card(text, "in stock") for text in data.get("stock", []))
+        stock_words = data.get("stock", [])
+        stock = parse_stock([stock_words] if stock_words == UNKNOWN_TEXT else stock_words, "in stock")
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise YukonError(f"board JSON is malformed: {clipped(repr(error))}") from None
-    board = Board(tuple(columns), tuple(face_down_counts), tuple(heights), stock)
-    check_board(board, rules)
-    return board
+    return checked(
+        Board(tuple(columns), tuple(face_down_counts), tuple(heights), stock), rules, unknown_cards
+    )
 
 
 def board_bytes(stream, where: str) -> bytes:
@@ -229,8 +289,8 @@ def board_bytes(stream, where: str) -> bytes:
     return data
 
 
-def read_board(text: str, rules: Rules) -> Board:
-    """Text or JSON, whichever the content is."""
+def read_board(text: str, rules: Rules, unknown_cards: bool = False) -> Board:
+    """Text or JSON, whichever the content is (``unknown_cards`` as in ``parse_board``)."""
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -238,8 +298,8 @@ def read_board(text: str, rules: Rules) -> Board:
             raise YukonError(f"board JSON is malformed: {error}") from None
         except (ValueError, RecursionError):
             raise YukonError("board JSON is malformed: a number too long or nesting too deep") from None
-        return board_from_json(data, rules)
-    return parse_board(text, rules)
+        return board_from_json(data, rules, unknown_cards)
+    return parse_board(text, rules, unknown_cards)
 
 
 def foundation_top(heights, slot: int) -> int:

@@ -6,6 +6,10 @@ Two numberings are supported:
   Solitaire (game 20) deal the same layout; Milligan Yukon is PySolFC's Lexington Harp
   (game 68). PySolFC shuffles with the Microsoft FreeCell generator for 1 <= N < 32000 and
   with Python's Mersenne Twister for 32000 <= N <= 10**20.
+* ``ms``: deal N is PySolFC's game ``msN`` (1 <= N <= 2**33 - 1): the Microsoft generator
+  for every N (PySolFC's ``LCRandom31``, which FreeCell Pro extended past 2**31: from 2**31
+  each value has its bit 15 set, from 2**32 the seed is N - 2**32 and values are 16 bits
+  plus one), dealt as the ``pysol`` games are. Below 32000 it is the ``pysol`` deal N.
 * ``kpat``: deal N is KDE Patience's Yukon deal N (1 <= N <= 2**31 - 1). KPat has no
   Milligan Yukon, so that pairing is refused.
 
@@ -21,7 +25,7 @@ from solver.cards import make_card
 from solver.errors import YukonError
 from solver.rules import Rules
 
-MAX_DEAL = {"pysol": 10**20, "kpat": 2**31 - 1}
+MAX_DEAL = {"pysol": 10**20, "ms": 2**33 - 1, "kpat": 2**31 - 1}
 NUMBERINGS = tuple(MAX_DEAL)
 
 # PySolFC shuffles game numbers below this with the Microsoft generator, the rest with MT.
@@ -60,7 +64,7 @@ def deal_board(variant: str, number: int, numbering: str = "pysol") -> Board:
         order = kpat_dealing_order(number)
         plan = KPAT_YUKON_PLAN
     else:
-        order = pysol_dealing_order(number, rules.decks)
+        order = pysol_dealing_order(number, rules.decks, microsoft=numbering == "ms")
         plan = PYSOL_MILLIGAN_PLAN if variant == "milligan" else PYSOL_YUKON_PLAN
     return board_from_plan(order, plan, rules)
 
@@ -93,9 +97,10 @@ def board_from_plan(order: list[int], plan, rules: Rules) -> Board:
     )
 
 
-def pysol_dealing_order(number: int, decks: int) -> list[int]:
-    """PySolFC's talon for game ``number``, top card (dealt first) first."""
-    if number < PYSOL_FIRST_MT_DEAL:
+def pysol_dealing_order(number: int, decks: int, microsoft: bool = False) -> list[int]:
+    """PySolFC's talon for game ``number`` (``microsoft``: game ``ms<number>``), top card
+    (dealt first) first."""
+    if microsoft or number < PYSOL_FIRST_MT_DEAL:
         # PySolFC regroups a single deck rank by rank before the Microsoft shuffle, which
         # is what makes its numbers match FreeCell's; two decks stay suit by suit.
         deck = ms_deck() if decks == 1 else pysol_deck(decks)
@@ -125,11 +130,16 @@ def ms_deck() -> list[int]:
 
 
 def ms_random_values(seed: int):
-    """Microsoft's C runtime ``rand()``: endless 15-bit values from ``seed``."""
-    state = seed
+    """Microsoft's C runtime ``rand()``: endless 15-bit values from ``seed``, as PySolFC's
+    ``LCRandom31`` extends it: bit 15 set from seed 2**31, and from 2**32 the seed less
+    2**32 giving 16-bit values plus one."""
+    state = seed if seed < 1 << 32 else seed - (1 << 32)
     while True:
         state = (state * 214013 + 2531011) & 0xFFFFFFFF
-        yield (state >> 16) & 0x7FFF
+        if seed >= 1 << 32:
+            yield ((state >> 16) & 0xFFFF) + 1
+        else:
+            yield (state >> 16) & 0x7FFF | (0x8000 if seed >= 1 << 31 else 0)
 
 
 def ms_shuffle(cards: list[int], seed: int) -> list[int]:

@@ -1,4 +1,12 @@
-"""Deal ranges: ``12``, ``1-1000``, ``1,5,9-20`` -> the sorted, unique deal numbers.
+"""Deal numbers and ranges as players type them: ``12``, ``1-1000``, ``1,5,9-20`` -> the
+sorted, unique deal numbers.
+
+A single deal number is read as PySolFC reads a game number: ``#``, spaces, ``,`` and ``_``
+are dropped (``#12``, ``12,345``, ``#12 345``); PySolFC also drops ``-`` and ``.``, which
+are refused here (``1-5`` is a range and ``1.5`` a decimal, never deal 15). In a range a
+comma separates deals and ``-`` joins the ends of an interval; each number may still carry
+``#``, spaces and ``_`` (``#1-#100``). ``ms12345`` (every number of a range prefixed, or only the first) is
+PySolFC's Microsoft deal 12345: the ``ms`` numbering (``split_numbering``).
 
 A range is kept as merged intervals, so ``1-100000000000000000000`` costs nothing until it
 is iterated; iteration yields the numbers in ascending order, each once.
@@ -12,9 +20,32 @@ from dataclasses import dataclass
 from solver.errors import YukonError, clipped
 from solver.numbering import MAX_DEAL, NUMBERINGS
 
-PART = re.compile(r"^([0-9]+)(?:\s*-\s*([0-9]+))?$", re.ASCII)
+# What PySolFC drops from a game number (pysolrandom.construct_random), but "-" and ".".
+DEAL_SEPARATORS = re.compile(r"[\s#,_]")
+RANGE_NUMBER_SEPARATORS = re.compile(r"[\s#_]")
+MS_PREFIX = re.compile(r"(?<![0-9a-z])ms(?=[\s#0-9])", re.IGNORECASE | re.ASCII)
 # More digits than any deal number has: such a number is refused before it is converted.
 MAX_DIGITS = 30
+
+
+def deal_number(text: str) -> int:
+    """A single deal number as PySolFC reads one (``#12``, ``12,345``); YukonError else."""
+    digits = DEAL_SEPARATORS.sub("", text)
+    if not digits.isascii() or not digits.isdigit():
+        raise YukonError(
+            f"deal number {clipped(repr(text))} is not a whole number (like 12, #12, 12,345 or ms12345)"
+        )
+    return whole_number(digits, "deal number")
+
+
+def split_numbering(text: str, numbering: str) -> tuple[str, str]:
+    """``text`` without its ``ms`` prefixes, and the numbering it names: ``ms`` when it has
+    them (refused beside ``kpat``), else ``numbering``."""
+    if not MS_PREFIX.match(text.strip()):
+        return text, numbering
+    if numbering == "kpat":
+        raise YukonError(f"{clipped(repr(text))} is a PySolFC Microsoft deal: it has no kpat number")
+    return MS_PREFIX.sub("", text), "ms"
 
 
 def whole_number(text: str, what: str) -> int:
@@ -70,14 +101,14 @@ def parse_range(text: str, numbering: str = "pysol") -> DealRange:
     intervals = []
     for raw in text.split(","):
         part = raw.strip()
-        match = PART.match(part)
-        if not match:
+        ends = [RANGE_NUMBER_SEPARATORS.sub("", end) for end in part.split("-")]
+        if len(ends) > 2 or not all(end.isascii() and end.isdigit() for end in ends):
             raise YukonError(
                 f"deal range part {clipped(repr(part))} is not a number or FIRST-LAST "
-                "(expected like 12, 1-1000 or 1,5,9-20)"
+                "(expected like 12, #12, 1-1000 or 1,5,9-20)"
             )
-        first = whole_number(match.group(1), f"deal range part {clipped(repr(part))}:")
-        last = whole_number(match.group(2) or match.group(1), f"deal range part {clipped(repr(part))}:")
+        first = whole_number(ends[0], f"deal range part {clipped(repr(part))}:")
+        last = whole_number(ends[-1], f"deal range part {clipped(repr(part))}:")
         for number in (first, last):
             if number < 1:
                 raise YukonError(f"deal range part {part!r}: deal numbers start at 1")

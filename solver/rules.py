@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from solver.errors import YukonError
 
 VARIANTS = ("yukon", "russian", "milligan")
+# Other programs' names of a variant: PySolFC calls Milligan Yukon "Lexington Harp".
+VARIANT_ALIASES = {"lexington-harp": "milligan"}
 
 
 @dataclass(frozen=True)

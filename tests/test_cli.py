@@ -99,7 +99,10 @@ def test_deal_bad_input(args):
 
 def test_deal_error_messages():
     assert run("deal", "0").stderr.startswith("error: deal number 0 is out of range")
-    assert run("deal", "abc").stderr == "error: deal number 'abc' is not a whole number\n"
+    assert (
+        run("deal", "abc").stderr
+        == "error: deal number 'abc' is not a whole number (like 12, #12, 12,345 or ms12345)\n"
+    )
 
 
 def yukon_command() -> list[str]:

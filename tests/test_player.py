@@ -17,7 +17,7 @@ from solver.numbering import deal_board
 from solver.packing import pack
 from solver.player.difficulty import rate, run_seeds
 from solver.player.greedy import Greedy
-from solver.player.hint import hint, position_after
+from solver.player.hint import LOST, WON, game_so_far, hint
 from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
@@ -151,12 +151,13 @@ def test_a_hint_says_when_no_move_remains_and_when_the_position_looks_lost():
     while reference.legal_moves(stuck, RUSSIAN):
         stuck = reference.apply_move(stuck, reference.legal_moves(stuck, RUSSIAN)[0], RUSSIAN)
     for policy in ("sampling", "greedy"):
-        with pytest.raises(YukonError, match="no legal move remains in this position"):
-            hint(stuck, RUSSIAN, policy)
+        answer = hint(stuck, RUSSIAN, policy)
+        assert (answer.status, answer.move, answer.exit_status) == (LOST, None, 1)
+        assert "no legal move remains" in answer.reason
     lost = deal_board("russian", 1)  # proved unsolvable by the solver
     answer = hint(lost, RUSSIAN, **SMALL_SAMPLING)
-    if answer.confidence == 0:
-        assert "looks lost from what is visible" in answer.reason
+    if answer.confidence.won == 0:
+        assert "lost" in answer.reason
 
 
 def forced_win() -> Board:
@@ -205,8 +206,7 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: hint(forced_win_played(), YUKON), "already won"),
-        (lambda: position_after(deal_board("yukon", 12), YUKON, "1>F:AS 9>2:KH"), "--after: move"),
+        (lambda: game_so_far(deal_board("yukon", 12), YUKON, "1>F:AS 9>2:KH"), "--after: move"),
         (lambda: hint(deal_board("yukon", 1), YUKON, policy="oracle"), "unknown policy 'oracle'"),
         (lambda: rate(deal_board("yukon", 1), YUKON, runs=0), "runs must be a positive integer"),
         (lambda: make_policy("sampling", samples=0), "samples must be a positive integer"),
@@ -221,7 +221,13 @@ def test_bad_input_is_one_clear_yukon_error(call, message):
 def test_after_names_the_illegal_move_and_its_place():
     first = hint(deal_board("yukon", 12), YUKON, policy="greedy").move
     with pytest.raises(YukonError, match=r"--after: move 2 7>1:AS"):
-        position_after(deal_board("yukon", 12), YUKON, f"{first} 7>1:AS")
+        game_so_far(deal_board("yukon", 12), YUKON, f"{first} 7>1:AS")
+
+
+def test_a_won_position_is_reported_won():
+    for policy in ("greedy", "sampling"):
+        answer = hint(forced_win_played(), YUKON, policy)
+        assert (answer.status, answer.move, answer.exit_status) == (WON, None, 5)
 
 
 def forced_win_played() -> Board:

@@ -1,6 +1,7 @@
 """The player's commands through the CLI: hint answers and refusals, play, rate and stats."""
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -36,7 +37,7 @@ def test_hint_prints_a_legal_move_with_its_confidence_and_reason():
     assert result.exit_code == 0, result.output
     token, rest = result.stdout.strip().split(" ", 1)
     reference.check_move(deal_board("yukon", 12), parse_token(token, deal_board("yukon", 12)), YUKON)
-    assert "of sampled deals won after it)" in rest
+    assert re.search(r"\(\d of 4 samples won \(95% interval \d+%-\d+%\)", rest), rest
 
 
 def test_hint_after_moves_and_from_a_board_as_json():
@@ -46,7 +47,17 @@ def test_hint_after_moves_and_from_a_board_as_json():
     board = reference.replay(
         deal_board("yukon", 12), [parse_token(first["move"], deal_board("yukon", 12))], YUKON
     )
-    from_board = run("hint", "--board", "-", "--policy", "greedy", "--json", stdin=board.to_text())
+    from_board = run(
+        "hint",
+        "--board",
+        "-",
+        "--history",
+        first["move"],
+        "--policy",
+        "greedy",
+        "--json",
+        stdin=board.to_text(),
+    )
     assert after.exit_code == from_board.exit_code == 0
     assert json.loads(after.stdout) == json.loads(from_board.stdout)
 
@@ -54,8 +65,7 @@ def test_hint_after_moves_and_from_a_board_as_json():
 @pytest.mark.parametrize(
     "args, stdin, message",
     [
-        (["--board", "-"], WON_BOARD, "error: the position is already won"),
-        (["--board", "-", "--variant", "russian"], stuck_board_text(), "error: no legal move remains"),
+        ([12, "--history", "1>F:AS"], None, "error: --history goes with --board"),
         ([12, "--after", "1>F:AS 9>2:KH"], None, "error: --after: move 1 1>F:AS"),
         ([12, "--policy", "oracle"], None, "error: unknown policy 'oracle'"),
         ([12, "--samples", 0], None, "error: sampling setting samples must be a positive integer, not 0"),
@@ -67,6 +77,52 @@ def test_hint_refuses_bad_input_in_one_line(args, stdin, message):
     result = run("hint", *args, stdin=stdin)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_hint_takes_a_board_with_unknown_cards(form):
+    board = deal_board("yukon", 12)
+    unknown = board.to_json() | {
+        "columns": [
+            {"face_down": ["?"] * len(column["face_down"]), "face_up": column["face_up"]}
+            for column in board.to_json()["columns"]
+        ]
+    }
+    text = (
+        json.dumps(unknown)
+        if form == "json"
+        else "".join(
+            " ".join(["<?>"] * len(column["face_down"]) + column["face_up"]) + "\n"
+            for column in unknown["columns"]
+        )
+    )
+    args = ("hint", "--board", "-", "--policy", "sampling", "--samples", 3, "--max-nodes", 2000, "--json")
+    with_unknown = run(*args, stdin=text)
+    assert with_unknown.exit_code == 0, with_unknown.output
+    assert json.loads(with_unknown.stdout) == json.loads(run(*args, stdin=board.to_text()).stdout)
+    assert json.loads(with_unknown.stdout)["sampled"]["samples"] == 3
+
+
+@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize(
+    "board, variant, status, exit_code",
+    [(WON_BOARD, "yukon", "won", 5), (stuck_board_text(), "russian", "lost", 1)],
+)
+def test_hint_reports_a_won_and_a_lost_position_with_their_statuses(
+    policy, board, variant, status, exit_code
+):
+    as_json = run("hint", "--board", "-", "--variant", variant, "--policy", policy, "--json", stdin=board)
+    assert as_json.exit_code == exit_code and as_json.stderr == ""
+    assert json.loads(as_json.stdout) | {"reason": ""} == {
+        "status": status,
+        "move": None,
+        "confidence": None,
+        "reason": "",
+        "policy": policy,
+        "seed": 0,
+    }
+    as_text = run("hint", "--board", "-", "--variant", variant, "--policy", policy, stdin=board)
+    assert as_text.exit_code == exit_code and status in as_text.stdout
 
 
 def test_hint_after_names_the_illegal_move_and_its_index():

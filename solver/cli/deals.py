@@ -18,6 +18,7 @@ from solver.cli.options import (
 from solver.errors import YukonError, decoded_text
 from solver.formats import BOARD, stamped
 from solver.numbering import deal_board
+from solver.ranges import split_numbering
 from solver.reference import is_won
 
 
@@ -59,7 +60,9 @@ def replay(words, board_file, rules, numbering, show):
         raise YukonError("give a deal number or --board FILE, not both")
     if board_file is not None and input_name(board_file) == "standard input" and list(words) == ["-"]:
         raise YukonError("--board - and the line - cannot both be read from standard input")
-    deal_text = None if board_file is not None else words[0]
+    deal_text, numbering = (
+        (None, numbering) if board_file is not None else split_numbering(words[0], numbering)
+    )
     line_words = words if board_file is not None else words[1:]
     board, _ = opening(deal_text, board_file, rules, numbering)
     tokens = " ".join(line_words).split()

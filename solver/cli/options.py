@@ -8,25 +8,44 @@ import click
 from solver.board import Board, board_bytes, read_board
 from solver.errors import YukonError, decoded_text
 from solver.numbering import NUMBERINGS, deal_board
-from solver.ranges import whole_number
+from solver.ranges import deal_number, split_numbering
 from solver.result import Limits, parse_memory
-from solver.rules import VARIANTS, Rules
+from solver.rules import VARIANT_ALIASES, VARIANTS, Rules
 
 
 def variant_option(function):
     return click.option(
-        "--variant", type=click.Choice(VARIANTS), default="yukon", show_default=True, help="Game."
+        "--variant",
+        type=click.Choice(VARIANTS + tuple(VARIANT_ALIASES)),
+        callback=lambda _context, _option, name: VARIANT_ALIASES.get(name, name),
+        default="yukon",
+        show_default=True,
+        help="Game (lexington-harp: PySolFC's name for milligan).",
     )(function)
 
 
+# The arguments that name deals, whose ``ms`` prefix sets the numbering.
+DEAL_ARGUMENTS = ("deal", "deals")
+
+
 def numbering_option(function):
+    """``--numbering``; a deal argument written ``ms12345`` chooses the ``ms`` numbering."""
+
+    @functools.wraps(function)
+    def with_numbering(*args, numbering, **kwargs):
+        for name in DEAL_ARGUMENTS:
+            if kwargs.get(name) is not None:
+                kwargs[name], numbering = split_numbering(kwargs[name], numbering)
+        return function(*args, numbering=numbering, **kwargs)
+
     return click.option(
         "--numbering",
         type=click.Choice(NUMBERINGS),
         default="pysol",
         show_default=True,
-        help="Whose deal numbers: PySolFC's game numbers or KDE Patience's.",
-    )(function)
+        help="Whose deal numbers: PySolFC's game numbers, its Microsoft deals (also written ms12345) "
+        "or KDE Patience's.",
+    )(with_numbering)
 
 
 def return_option(function):
@@ -104,17 +123,21 @@ def board_option(function):
 
 
 def parse_deal_number(text: str) -> int:
-    """A deal number given on the command line (spaces around it allowed)."""
-    return whole_number(text.strip(), "deal number")
+    """A deal number given on the command line, as PySolFC reads one (``#12``, ``12,345``)."""
+    return deal_number(text)
 
 
-def opening(deal: str | None, board_file, rules: Rules, numbering: str) -> tuple[Board, int | None]:
-    """The position to work on: a numbered deal or a board file, and the deal number."""
+def opening(
+    deal: str | None, board_file, rules: Rules, numbering: str, unknown_cards: bool = False
+) -> tuple[Board, int | None]:
+    """The position to work on: a numbered deal or a board file (which may leave hidden
+    cards unknown when ``unknown_cards``), and the deal number."""
     if board_file is not None:
         if deal is not None:
             raise YukonError("give a deal number or --board FILE, not both")
         where = input_name(board_file)
-        return read_board(decoded_text(board_bytes(board_file, where), where), rules), None
+        text = decoded_text(board_bytes(board_file, where), where)
+        return read_board(text, rules, unknown_cards), None
     if deal is None:
         raise YukonError("give a deal number or --board FILE")
     number = parse_deal_number(deal)

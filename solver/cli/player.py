@@ -15,6 +15,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.errors import YukonError
 from solver.formats import HINT, stamped
 from solver.result import LARGEST_INTEGER
 
@@ -58,31 +59,46 @@ def store_options(function):
 @rules_options
 @numbering_option
 @click.option("--after", default="", help='Moves played from the opening first, e.g. "3>7:TS 5>F:AH".')
+@click.option(
+    "--history", default="", help="With --board: the moves that led to the board, so that no hint goes back."
+)
 @click.option("--policy", default="sampling", show_default=True, help="sampling or greedy.")
 @seed_option
 @policy_settings_options
 @json_option
-def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_nodes, as_json):
+def hint(deal, board_file, rules, numbering, after, history, policy, seed, samples, max_nodes, as_json):
     """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
-    person can see: face-down cards and the stock's order stay unknown to the policy.
+    person can see: face-down cards and the stock's order stay unknown to the policy, and
+    the board may leave them unknown (<?>, Stock: ?). The hint never undoes the last move
+    nor returns to a position already seen in the game (--after, --history).
 
     \b
-    Prints the move in the project notation, the policy's confidence (sampling: the share
-    of sampled deals of the unseen cards still won after it) and a reason.
+    Prints the move in the project notation, the policy's confidence (sampling: how many
+    sampled deals of the unseen cards are still won after it, with a 95% interval) and a
+    reason.
       yukon hint 12 --after "3>7:TS 5>F:AH"
-      yukon hint --board position.txt --policy greedy --json
+      yukon hint --board position.txt --history "3>7:TS 5>F:AH" --policy greedy --json
     """
     from solver.api import hint as suggest
 
-    board, _number = opening(deal, board_file, rules, numbering)
+    if history.strip() and board_file is None:
+        raise YukonError("--history goes with --board (with a deal number, give the moves as --after)")
+    board, _number = opening(deal, board_file, rules, numbering, unknown_cards=True)
     answer = suggest(
-        board, rules, after=after, policy=policy, samples=samples, max_nodes=max_nodes, seed=seed
+        board,
+        rules,
+        after=after,
+        history=history,
+        policy=policy,
+        samples=samples,
+        max_nodes=max_nodes,
+        seed=seed,
     )
     if as_json:
-        fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
-        click.echo(json.dumps(stamped(fields | {"policy": policy, "seed": seed}, HINT)))
+        click.echo(json.dumps(stamped(answer.as_dict() | {"policy": policy, "seed": seed}, HINT)))
     else:
         click.echo(answer.text())
+    sys.exit(answer.exit_status)
 
 
 @click.command()

@@ -18,7 +18,10 @@ EXIT_STATUSES = {
     "verify": "0 no record is illegal, 1 some record is illegal, 2 some lines could not be read",
     "export": "0 written",
     "stats": "0 printed",
-    "hint": "0 a move suggested (or why none is)",
+    "hint": (
+        "0 a move suggested, 1 no legal move (lost), 3 every move goes back to a position seen "
+        "(or, greedy, none is worth playing), 5 the position is won"
+    ),
     "play": f"0 done, 1 some deal failed (stored as such), {STOPPED}",
     "rate": f"0 done, 1 some deal failed (stored as such), {STOPPED}",
     "catalogue build": "0 built (it says when fewer deals than --count were found)",

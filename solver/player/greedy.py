@@ -6,7 +6,6 @@ games run wholly in numba (``greedy_play.play``) on the packed position, and a g
 is read back move by move on the reference engine, which checks every move.
 """
 
-import random
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,8 +16,9 @@ from solver.engine import greedy_play, player_moves
 from solver.engine.layout import MAX_MOVES as MOVE_BUFFER
 from solver.errors import YukonError
 from solver.packing import decode, pack
-from solver.player.decision import Decision, reason_for
-from solver.player.view import View, sample_world
+from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS_WORTH_PLAYING, Decision, reason_for
+from solver.player.history import NO_HISTORY, History
+from solver.player.view import View, world_of
 from solver.reference import Move
 from solver.rules import Rules
 
@@ -28,7 +28,7 @@ MAX_MOVES = 1000
 def view_state(view: View) -> tuple[np.ndarray, np.ndarray]:
     """The view as the engine's masked state and its params: a world the view is
     consistent with, packed, with every hidden card then replaced by HIDDEN."""
-    packed = pack(board_shape(view), view.rules)
+    packed = pack(world_of(view), view.rules)
     masked = np.empty_like(packed.state)
     player_moves.mask_into(packed.state, packed.params, masked)
     return masked, packed.params
@@ -68,8 +68,15 @@ class Greedy:
     def settings(self) -> dict:
         return {"max_moves": self.max_moves}
 
-    def decide(self, view: View, seed: int) -> Decision:
+    def decide(self, view: View, seed: int, history: History = NO_HISTORY) -> Decision:
+        """The greedy move; when ``history`` says it undoes the last move or returns to a
+        position seen, the best-scored move worth playing that does not."""
         move = choose(view, seed)
+        if move is not None and not history.fresh(view, [move]):
+            worth = [move for score, move in ranked_moves(view) if score >= 0]
+            move = next(iter(history.fresh(view, worth)), None)
+            if move is None:
+                return Decision(None, None, ONLY_REPEATS_WORTH_PLAYING)
         if move is None:
             return Decision(None, None, no_move_reason(view))
         return Decision(move, None, reason_for(view, move))
@@ -116,12 +123,6 @@ def check_positive(policy: str, **settings) -> None:
 
 
 def no_move_reason(view: View) -> str:
-    if not reference.legal_moves(board_shape(view), view.rules):
-        return "no legal move remains"
+    if not reference.legal_moves(world_of(view), view.rules):
+        return NO_LEGAL_MOVE
     return "no move is worth playing (every legal move undoes progress)"
-
-
-def board_shape(view: View) -> Board:
-    """A Board with the view's visible cards and arbitrary hidden ones: enough to ask which
-    moves are legal, since legality depends on visible cards only."""
-    return sample_world(view, random.Random(0))

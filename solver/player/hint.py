@@ -1,51 +1,101 @@
-"""One suggested move for a position, from what a person can see of it."""
+"""One suggested move for a position, from what a person can see of it and the moves
+already played (a hint never undoes the last move nor returns to a position seen)."""
 
 from dataclasses import dataclass
 
 from solver import reference
-from solver.board import Board, check_board
+from solver.board import UNKNOWN, Board, check_board
 from solver.errors import YukonError
-from solver.notation import final_position, move_token
+from solver.notation import move_token
+from solver.player.decision import Confidence
+from solver.player.history import NO_HISTORY, History, led_to, played_from
 from solver.player.policies import make_policy
-from solver.player.view import view_of
+from solver.player.view import View, view_of, world_of
+from solver.reference import IllegalMove
 from solver.rules import Rules
+
+# What a hint found, and the exit status ``yukon hint`` ends with for it.
+MOVE, LOST, STUCK, WON = "move", "lost", "stuck", "won"
+EXIT_STATUSES = {MOVE: 0, LOST: 1, STUCK: 3, WON: 5}
 
 
 @dataclass(frozen=True)
 class Hint:
-    """``move`` is a token in the project notation (None: the policy plays none, e.g. the
-    greedy player when no legal move is worth playing);
-    ``confidence`` the fraction of sampled worlds won after it (None for greedy)."""
+    """``status``: MOVE (``move`` is a token in the project notation), WON (the position is
+    won), LOST (no legal move remains) or STUCK (legal moves remain but the policy plays
+    none: each undoes the last move or returns to a position seen, or, for greedy, none is
+    worth playing). ``confidence``: the sampled worlds won after the move (None for greedy)."""
 
+    status: str
     move: str | None
-    confidence: float | None
+    confidence: Confidence | None
     reason: str
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_STATUSES[self.status]
 
     def text(self) -> str:
         if self.move is None:
             return self.reason
-        sure = "" if self.confidence is None else f" ({self.confidence:.0%} of sampled deals won after it)"
+        sure = "" if self.confidence is None else f" ({self.confidence.text()})"
         return f"{self.move}{sure}: {self.reason}"
 
+    def as_dict(self) -> dict:
+        """The JSON form: ``confidence`` stays the fraction it was in release 0.1.0;
+        ``sampled`` holds the k of n behind it and its interval."""
+        sampled = None if self.confidence is None else self.confidence.as_dict()
+        fraction = None if sampled is None else sampled["fraction"]
+        return {
+            "status": self.status,
+            "move": self.move,
+            "confidence": fraction,
+            "sampled": sampled,
+            "reason": self.reason,
+        }
 
-def hint(board: Board, rules: Rules, policy: str = "sampling", seed: int = 0, **settings) -> Hint:
-    """The policy's move for ``board``, checked legal on the reference engine."""
-    check_board(board, rules)
-    if reference.is_won(board):
-        raise YukonError("the position is already won: there is no move to hint")
-    if not reference.legal_moves(board, rules):
-        raise YukonError("no legal move remains in this position: there is no move to hint")
-    decision = make_policy(policy, **settings).decide(view_of(board, rules), seed)
+
+def hint(
+    board: Board,
+    rules: Rules,
+    policy: str = "sampling",
+    seed: int = 0,
+    history: History = NO_HISTORY,
+    **settings,
+) -> Hint:
+    """The policy's move for ``board`` (which may leave hidden cards UNKNOWN), given the
+    game so far, checked legal on the reference engine."""
+    check_board(board, rules, unknown_cards=True)
+    return hint_for_view(view_of(board, rules), policy, seed, history, **settings)
+
+
+def hint_for_view(view: View, policy: str, seed: int, history: History = NO_HISTORY, **settings) -> Hint:
+    """The policy's move for what the player sees, given the game so far."""
+    player = make_policy(policy, **settings)
+    world = world_of(view)
+    if reference.is_won(world):
+        return Hint(WON, None, None, "the position is won: every card is on its foundation")
+    if not reference.legal_moves(world, view.rules):
+        return Hint(LOST, None, None, "no legal move remains: the game is lost")
+    decision = player.decide(view, seed, history)
     if decision.move is None:
-        return Hint(None, decision.confidence, decision.reason)
-    reference.check_move(board, decision.move, rules)
-    return Hint(move_token(board, decision.move), decision.confidence, decision.reason)
+        return Hint(STUCK, None, decision.confidence, decision.reason)
+    reference.check_move(world, decision.move, view.rules)
+    return Hint(MOVE, move_token(world, decision.move), decision.confidence, decision.reason)
 
 
-def position_after(board: Board, rules: Rules, after: str) -> Board:
-    """The position after the moves ``after`` (``--after "3>7:TS 5>F:AH"``) from ``board``;
-    an illegal move is a YukonError naming the move and its place in the line."""
+def game_so_far(board: Board, rules: Rules, after: str = "", history: str = "") -> tuple[Board, History]:
+    """The position to hint and the game that led to it: ``history`` (the moves that led to
+    ``board``, taken back on what the player sees), then ``after`` (moves played from
+    ``board``). A move that names something not there is a YukonError naming its place."""
+    earlier = led_to(view_of(board, rules), history.split()) if history.strip() else NO_HISTORY
     try:
-        return final_position(board, after.split(), rules)
-    except (reference.IllegalMove, YukonError) as error:
+        final, played = played_from(board, after.split(), rules)
+    except (IllegalMove, YukonError) as error:
         raise YukonError(f"--after: {error}") from None
+    if any(UNKNOWN in cards[down:] for cards, down in zip(final.columns, final.face_down_counts)):
+        raise YukonError(
+            "--after: a move shows a card the board leaves unknown (<?> or Stock: ?): give the "
+            "position after it with --board and the moves before it with --history"
+        )
+    return final, History(earlier.seen | played.seen, played.last or earlier.last)

@@ -1,6 +1,8 @@
 """The policies by name, and what every policy offers.
 
-A policy decides from a View only (``decide(view, seed) -> Decision``) and plays whole games
+A policy decides from a View only, and the game so far as a player remembers it
+(``decide(view, seed, history) -> Decision``: never a move that undoes the last one or
+returns to a position seen) and plays whole games
 from a true Board (``play(board, rules, seed) -> (won, moves)``), looking at the true Board
 only to apply its moves, as a person turning the cards would.
 """
@@ -11,6 +13,7 @@ from solver.board import Board
 from solver.errors import YukonError
 from solver.player.decision import Decision
 from solver.player.greedy import Greedy
+from solver.player.history import NO_HISTORY, History
 from solver.player.sampling import Sampling
 from solver.player.view import View
 from solver.reference import Move
@@ -24,7 +27,7 @@ class Policy(Protocol):
 
     def settings(self) -> dict: ...
 
-    def decide(self, view: View, seed: int) -> Decision: ...
+    def decide(self, view: View, seed: int, history: History = NO_HISTORY) -> Decision: ...
 
     def play(self, board: Board, rules: Rules, seed: int) -> tuple[bool, list[Move]]: ...
 

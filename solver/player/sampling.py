@@ -30,24 +30,28 @@ from solver import reference
 from solver.board import Board
 from solver.interrupts import passing_ctrl_c_on
 from solver.notation import replay_tokens
-from solver.player.decision import Decision, reason_for
+from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import Greedy, check_positive, ranked_moves
+from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
 from solver.reference import Move
-from solver.result import SOLVED, Limits
+from solver.result import SOLVED, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.solve import solve_position
 
 CANDIDATES = 3
 LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"
+PROVED_LOST = "every sampled deal of the unseen cards is proved lost"
 
 
 @dataclass(frozen=True)
 class World:
-    """One dealing of the unseen cards, and a winning line from it (None: none found)."""
+    """One dealing of the unseen cards, and a winning line from it (None: none found;
+    ``proved_lost`` when the solver proved it lost)."""
 
     board: Board
     line: tuple[Move, ...] | None
+    proved_lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ class Sampling:
         with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
             result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
         if result.status != SOLVED:
-            return World(board, None)
+            return World(board, None, result.status == UNSOLVABLE)
         line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
         return World(board, line)
 
@@ -83,22 +87,25 @@ class Sampling:
             count = min(count, 1)
         return [self.solved(sample_world(view, rng), view.rules) for _ in range(count)]
 
-    def decide(self, view: View, seed: int) -> Decision:
-        """The move for a view, with its confidence, from worlds drawn with ``seed``."""
+    def decide(self, view: View, seed: int, history: History = NO_HISTORY) -> Decision:
+        """The move for a view, with its confidence, from worlds drawn with ``seed``; never
+        one that ``history`` says undoes the last move or returns to a position seen."""
         worlds = self.fresh_worlds(view, random.Random(seed), self.samples)
-        move, after = self.evaluate(view, worlds)
+        move, after = self.evaluate(view, worlds, history)
         if move is None:
-            return Decision(None, None, "no legal move remains")
-        confidence = sum(world.line is not None for world in after) / len(after)
-        reason = reason_for(view, move) if confidence else f"{LOOKS_LOST}; {reason_for(view, move)}"
-        return Decision(move, confidence, reason)
+            legal = reference.legal_moves(worlds[0].board, view.rules)
+            return Decision(None, None, ONLY_REPEATS if legal else NO_LEGAL_MOVE)
+        confidence = confidence_of(after, view)
+        return Decision(move, confidence, reason_with(confidence, reason_for(view, move)))
 
-    def evaluate(self, view: View, worlds: list[World]) -> tuple[Move | None, list[World]]:
+    def evaluate(
+        self, view: View, worlds: list[World], history: History = NO_HISTORY
+    ) -> tuple[Move | None, list[World]]:
         """The move won after in the most worlds, among the first moves of the worlds'
         winning lines (at most CANDIDATES of them, most often first), ties by votes then
-        the greedy order; with no winning line, the greedy order's first legal move.
-        Returns it with the worlds after it."""
-        legal = reference.legal_moves(worlds[0].board, view.rules)
+        the greedy order; with no winning line, the greedy order's first legal move. Moves
+        that ``history`` says revisit are left out. Returns it with the worlds after it."""
+        legal = history.fresh(view, reference.legal_moves(worlds[0].board, view.rules))
         if not legal:
             return None, []
         votes = Counter(world.line[0] for world in worlds if world.line)
@@ -147,15 +154,18 @@ class Sampling:
         rng = random.Random(seed)
         worlds = self.fresh_worlds(view_of(board, rules), rng, self.samples)
         moves: list[Move] = []
+        history = History()
         while len(moves) < self.max_moves and not reference.is_won(board):
             if not any(world.line for world in worlds):
                 won, rest = Greedy(max_moves=self.max_moves - len(moves)).play(board, rules, seed)
                 return won, moves + rest
-            move, after = self.evaluate(view_of(board, rules), worlds)
+            view = view_of(board, rules)
+            move, after = self.evaluate(view, worlds, history)
             if move is None:
                 break
             if observe is not None:
-                observe(board, move, sum(world.line is not None for world in after) / len(after))
+                observe(board, move, confidence_of(after, view))
+            history = history.after(view, move)
             board = reference.apply_move(board, move, rules)
             moves.append(move)
             worlds = self.kept_worlds(after, view_of(board, rules), rng)
@@ -168,3 +178,17 @@ class Sampling:
             for world in after
         ]
         return kept[:1] if view.hidden_count == 0 else kept
+
+
+def confidence_of(after: list[World], view: View) -> Confidence:
+    """How many of the worlds after a move from ``view`` are won, and how many proved lost
+    (with nothing hidden, the one world is the position itself)."""
+    won = sum(world.line is not None for world in after)
+    return Confidence(won, len(after), sum(world.proved_lost for world in after), view.hidden_count == 0)
+
+
+def reason_with(confidence: Confidence, reason: str) -> str:
+    """The move's reason, led by a warning when no sampled world is won after it."""
+    if confidence.all_proved_lost:
+        return f"{PROVED_LOST}; {reason}"
+    return reason if confidence.won else f"{LOOKS_LOST}; {reason}"

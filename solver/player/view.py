@@ -61,3 +61,9 @@ def sample_world(view: View, rng: random.Random) -> Board:
         columns.append(tuple(hidden[at : at + down]) + up)
         at += down
     return Board(tuple(columns), view.face_down_counts, view.foundations, tuple(hidden[at:]))
+
+
+def world_of(view: View) -> Board:
+    """A Board with the view's visible cards and arbitrary hidden ones: enough to ask which
+    moves are legal and what they show, since both depend on visible cards only."""
+    return sample_world(view, random.Random(0))

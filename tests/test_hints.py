@@ -1,0 +1,157 @@
+"""Hints as a player asks for them: from a board that leaves hidden cards unknown, knowing
+the game so far (never undoing the last move nor returning to a position seen), and with
+an honest confidence."""
+
+import random
+
+import pytest
+from test_player import permute_hidden
+
+from solver import reference
+from solver.board import UNKNOWN, Board
+from solver.cards import make_card
+from solver.errors import YukonError
+from solver.notation import parse_token, solution_text
+from solver.numbering import deal_board
+from solver.player.greedy import Greedy
+from solver.player.hint import MOVE, game_so_far, hint
+from solver.player.history import NO_HISTORY, led_to, played_from, undoes
+from solver.player.sampling import Sampling
+from solver.player.view import view_of
+from solver.rules import Rules
+
+YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
+SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}
+HINT_GAME_DEALS = range(1, 51)
+HINT_GAME_MOVES = 60
+
+
+def greedy_positions(rules: Rules, deals, prefixes) -> list[Board]:
+    found = []
+    for deal in deals:
+        board = deal_board(rules.variant, deal)
+        _won, moves = Greedy().play(board, rules, deal)
+        found += [reference.replay(board, moves[:prefix], rules) for prefix in prefixes]
+    return found
+
+
+def with_unknown_cards(board: Board) -> Board:
+    """The same position with every face-down card and the stock left unknown."""
+    columns = tuple(
+        (UNKNOWN,) * down + cards[down:] for cards, down in zip(board.columns, board.face_down_counts)
+    )
+    return Board(columns, board.face_down_counts, board.foundations, (UNKNOWN,) * len(board.stock))
+
+
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
+@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+def test_a_board_with_unknown_cards_gets_the_hint_of_the_board_with_its_hidden_cards_permuted(rules, policy):
+    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    rng = random.Random(4)
+    for board in greedy_positions(rules, deals=(2, 5), prefixes=(0, 12)):
+        permuted = permute_hidden(board, rng)
+        unknown = with_unknown_cards(board)
+        assert unknown.unknown_count == view_of(board, rules).hidden_count
+        expected = hint(permuted, rules, policy, seed=3, **settings)
+        assert hint(unknown, rules, policy, seed=3, **settings) == expected
+        assert hint(board, rules, policy, seed=3, **settings) == expected
+
+
+def hint_only_game(deal: int, rules: Rules) -> list[str]:
+    """Follow the greedy hints from deal ``deal``, each given the game so far; check every
+    hinted move neither undoes the last one nor returns to a position seen."""
+    board, history, seen, tokens = deal_board(rules.variant, deal), NO_HISTORY, set(), []
+    while len(tokens) < HINT_GAME_MOVES:
+        answer = hint(board, rules, "greedy", seed=deal, history=history)
+        if answer.status != MOVE:
+            break
+        move = parse_token(answer.move, board)
+        assert not undoes(move, history.last), (deal, tokens, answer.move)
+        seen.add(view_of(board, rules))
+        history = history.after(view_of(board, rules), move)
+        board = reference.apply_move(board, move, rules)
+        assert view_of(board, rules) not in seen, (deal, tokens, answer.move)
+        tokens.append(answer.move)
+    return tokens
+
+
+@pytest.mark.parametrize("rules", [YUKON, RUSSIAN], ids=lambda rules: rules.variant)
+def test_hint_only_games_never_undo_a_move_nor_repeat_a_position(rules):
+    lengths = [len(hint_only_game(deal, rules)) for deal in HINT_GAME_DEALS]
+    assert sum(lengths) > len(HINT_GAME_DEALS)  # the games do go somewhere
+
+
+def test_without_the_game_so_far_the_hint_undoes_the_move_just_played():
+    """The issue's example (Yukon deal 1, greedy hints on the bare position each time):
+    move 23 is 6>5:2D and the bare position's hint after it 5>6:2D; knowing the game, the
+    hint after 6>5:2D is another move, or none (greedy finds nothing else worth playing)."""
+    opening, board, tokens = deal_board("yukon", 1), deal_board("yukon", 1), []
+    while not tokens or tokens[-1] != "6>5:2D":
+        tokens.append(hint(board, YUKON, "greedy").move)
+        board = reference.apply_move(board, parse_token(tokens[-1], board), YUKON)
+    assert len(tokens) == 23 and hint(board, YUKON, "greedy").move == "5>6:2D"
+    final, history = game_so_far(opening, YUKON, after=" ".join(tokens))
+    assert final == board
+    knowing = hint(board, YUKON, "greedy", history=history)
+    assert knowing.move != "5>6:2D"
+    assert knowing.status == MOVE or knowing.reason.startswith(
+        "every move worth playing undoes the last move"
+    )
+
+
+def test_the_sampling_player_never_returns_to_a_position_it_saw():
+    sampling = Sampling(**SMALL_SAMPLING)
+    for deal in (1, 3, 8):
+        seen = []
+
+        def observe(board, _move, _confidence, seen=seen):
+            seen.append(view_of(board, YUKON))
+
+        sampling.play(deal_board("yukon", deal), YUKON, 0, observe)
+        assert len(seen) == len(set(seen)), deal
+
+
+def test_a_history_taken_back_holds_the_positions_since_the_last_possible_turn():
+    board = deal_board("yukon", 4)
+    _won, moves = Greedy().play(board, YUKON, 4)
+    tokens = solution_text(board, moves[:30], YUKON).split()
+    final, forward = played_from(board, tokens, YUKON)
+    backward = led_to(view_of(final, YUKON), tokens)
+    assert backward.seen <= forward.seen
+    if backward.seen:
+        assert backward.last == forward.last
+    assert all(view.hidden_count == view_of(final, YUKON).hidden_count for view in backward.seen)
+
+
+def test_a_history_that_does_not_lead_to_the_board_is_refused_in_one_line():
+    board = deal_board("yukon", 4)
+    with pytest.raises(YukonError, match=r"^--history: move 1 3>5:QH") as caught:
+        game_so_far(board, YUKON, history="3>5:QH")
+    assert "\n" not in str(caught.value)
+
+
+def test_moves_after_a_board_with_unknown_cards_may_not_show_one():
+    board = with_unknown_cards(deal_board("yukon", 1))
+    turning = next(move for move in reference.legal_moves(deal_board("yukon", 1), YUKON) if move.size == 5)
+    token = solution_text(deal_board("yukon", 1), [turning], YUKON)
+    with pytest.raises(YukonError, match="shows a card the board leaves unknown"):
+        game_so_far(board, YUKON, after=token)
+
+
+def test_confidence_counts_samples_and_says_when_every_sample_is_proved_lost():
+    lost = deal_board("russian", 1)  # proved unsolvable by the solver
+    answer = hint(lost, RUSSIAN, "sampling", samples=4, max_nodes=100_000)
+    assert answer.confidence.samples == 4 and answer.confidence.won == 0
+    assert answer.confidence.interval[0] == 0.0 and 0 < answer.confidence.interval[1] < 1
+    if answer.confidence.all_proved_lost:
+        assert "proved every sampled world lost" in answer.text()
+        assert "every sampled deal of the unseen cards is proved lost" in answer.reason
+
+
+def test_with_nothing_hidden_the_confidence_is_the_positions_own_verdict_not_a_sample():
+    columns = tuple(tuple(make_card(rank, suit) for rank in range(13, 0, -1)) for suit in range(4))
+    open_board = Board(columns + ((), (), ()), (0,) * 7, (0,) * 4)
+    answer = hint(open_board, YUKON, "sampling")
+    assert answer.confidence.exact and (answer.confidence.won, answer.confidence.samples) == (1, 1)
+    assert "nothing is hidden: won by the solver" in answer.text()
+    assert not hint(deal_board("yukon", 3), YUKON, "sampling", **SMALL_SAMPLING).confidence.exact
