@@ -211,7 +211,8 @@ def test_a_sampling_hint_reports_its_confidence():
     opening = solver.deal(12)
     answer = solver.hint(opening, samples=2, max_nodes=2_000, seed=3)
     assert answer.move in tokens_of(opening)
-    assert 0.0 <= answer.confidence <= 1.0
+    assert answer.status == "move" and answer.confidence.samples == 2
+    assert 0.0 <= answer.confidence.fraction <= 1.0
     with pytest.raises(solver.YukonError, match="--seed"):
         solver.hint(opening, seed=-1)
 

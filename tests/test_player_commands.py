@@ -114,9 +114,12 @@ def test_hint_reports_a_won_and_a_lost_position_with_their_statuses(
     as_json = run("hint", "--board", "-", "--variant", variant, "--policy", policy, "--json", stdin=board)
     assert as_json.exit_code == exit_code and as_json.stderr == ""
     assert json.loads(as_json.stdout) | {"reason": ""} == {
+        "format": "yukon-hint",
+        "format_version": 1,
         "status": status,
         "move": None,
         "confidence": None,
+        "sampled": None,
         "reason": "",
         "policy": policy,
         "seed": 0,
