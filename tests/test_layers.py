@@ -27,6 +27,7 @@ RANKS = {
     "solver.board": 1,
     "solver.reference": 1,
     "solver.notation": 1,
+    "solver.explain": 1,
     "solver.numbering": 1,
     "solver.ranges": 1,
     "solver.stats": 0,

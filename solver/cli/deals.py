@@ -14,7 +14,9 @@ from solver.cli.options import (
     rules_options,
     variant_option,
 )
+from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, decoded_text
+from solver.explain import board_sentence
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
@@ -27,6 +29,7 @@ from solver.reference import IllegalMove, is_won
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@color_option
 def deal(deal, variant, numbering, output_format):
     """Print the opening position of deal number DEAL.
 
@@ -36,7 +39,7 @@ def deal(deal, variant, numbering, output_format):
     if output_format == "json":
         click.echo(json.dumps(board.to_json()))
     else:
-        click.echo(board.to_text(), nl=False)
+        echo(board.to_text(), nl=False)
 
 
 @click.command()
@@ -45,7 +48,9 @@ def deal(deal, variant, numbering, output_format):
 @rules_options
 @numbering_option
 @click.option("--show", is_flag=True, help="Print the board after every move.")
-def replay(words, board_file, rules, numbering, show):
+@click.option("--explain", is_flag=True, help="Say what every move does.")
+@color_option
+def replay(words, board_file, rules, numbering, show, explain):
     """Replay a solution line on a deal or a board.
 
     \b
@@ -67,13 +72,15 @@ def replay(words, board_file, rules, numbering, show):
         tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
     final = board
     try:
-        for number, (token, _move, final) in enumerate(replay_tokens(board, tokens, rules), start=1):
-            if show:
-                click.echo(f"{number}. {token}\n{final.to_text()}")
+        for number, (token, move, after) in enumerate(replay_tokens(board, tokens, rules), start=1):
+            said = f" {board_sentence(final, move)}" if explain else ""
+            final = after
+            if show or explain:
+                echo(f"{number}. {token}{said}" + (f"\n{final.to_text()}" if show else ""))
     except IllegalMove as error:
         raise YukonError(f"illegal {error}") from None
     won = is_won(final)
-    click.echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
+    echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
 
 

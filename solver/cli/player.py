@@ -15,6 +15,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.cli.terminal import color_option, echo
 from solver.result import LARGEST_INTEGER
 
 
@@ -61,6 +62,7 @@ def store_options(function):
 @seed_option
 @policy_settings_options
 @json_option
+@color_option
 def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_nodes, as_json):
     """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
     person can see: face-down cards and the stock's order stay unknown to the policy.
@@ -83,7 +85,7 @@ def hint(deal, board_file, rules, numbering, after, policy, seed, samples, max_n
         fields = {"move": answer.move, "confidence": answer.confidence, "reason": answer.reason}
         click.echo(json.dumps(fields | {"policy": policy, "seed": seed}))
     else:
-        click.echo(answer.text())
+        echo(answer.text())
 
 
 @click.command()

@@ -14,6 +14,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
 from solver.errors import YukonError
 from solver.interrupts import exit_status
@@ -42,8 +43,12 @@ CONTRADICTION_STATUS = 4
     default=None,
     help="Deals in flight per Dask worker thread (each deal is its own task) [2].",
 )
+@click.option(
+    "--explain", is_flag=True, help="Say what every move of the line does (JSON: an explanation list)."
+)
 @json_option
-def solve(deal, board_file, rules, numbering, limits, **batch):
+@color_option
+def solve(deal, board_file, rules, numbering, limits, explain, **batch):
     """Solve deal DEAL (or --board FILE): solved with a replayable line, unsolvable (proved),
     or unknown (a budget ran out).
 
@@ -57,22 +62,26 @@ def solve(deal, board_file, rules, numbering, limits, **batch):
       yukon solve 1-1000 --out runs/yukon.db --time-limit 10
     """
     as_json = batch.pop("as_json")
+    if explain and batch["out"] is not None:
+        raise YukonError("--explain tells one deal's line; it cannot be used with --out")
     if batch["out"] is not None:
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
+    from solver.explain import line_sentences
     from solver.solve import solve_position
 
     board, number = opening(deal, board_file, rules, numbering)
     result = solve_position(board, rules, limits)
+    sentences = line_sentences(board, result.solution.split(), rules) if explain else None
     if as_json:
         record = Record.from_result(
             result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
         )
-        click.echo(json.dumps(record.to_json()))
+        click.echo(json.dumps(record.to_json() | ({"explanation": sentences} if explain else {})))
     else:
-        click.echo(board.to_text())
-        click.echo(describe(result))
+        echo(board.to_text())
+        echo(describe(result, sentences))
     sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
 
 
@@ -128,8 +137,9 @@ MORE_OF = {
 }
 
 
-def describe(result) -> str:
-    """A verdict, its line move by move, and the effort, for a reader."""
+def describe(result, sentences: list[str] | None = None) -> str:
+    """A verdict, its line move by move (each with its sentence, when given), and the
+    effort, for a reader."""
     why = {None: "", Spent.INTERRUPTED: " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
     if result.budget in MORE_OF:
@@ -138,7 +148,11 @@ def describe(result) -> str:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
         lines.append(f"solution: {result.solution_length} moves ({minimal})")
         tokens = result.solution.split()
-        lines += [f"{number:4d}. {token}" for number, token in enumerate(tokens, start=1)]
+        said = sentences or [""] * len(tokens)
+        lines += [
+            f"{number:4d}. {token:<10} {sentence}".rstrip()
+            for number, (token, sentence) in enumerate(zip(tokens, said, strict=True), start=1)
+        ]
         lines.append("line: " + result.solution)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     lines.append(
