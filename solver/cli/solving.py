@@ -72,13 +72,14 @@ def solve(deal, board_file, rules, numbering, limits, explain, **batch):
     from solver.solve import solve_position
 
     board, number = opening(deal, board_file, rules, numbering)
-    result = solve_position(board, rules, limits)
+    result = solve_position(board, rules, limits, on_bound=tell_bound if limits.minimal else None)
     sentences = line_sentences(board, result.solution.split(), rules) if explain else None
     if as_json:
         record = Record.from_result(
             result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
         )
-        click.echo(json.dumps(record.to_json() | ({"explanation": sentences} if explain else {})))
+        told = ({"explanation": sentences} if explain else {}) | minimal_fields(result)
+        click.echo(json.dumps(record.to_json() | told))
     else:
         echo(board.to_text())
         echo(describe(result, sentences))
@@ -137,6 +138,20 @@ MORE_OF = {
 }
 
 
+def tell_bound(bound: int, length: int) -> None:
+    """The progress of ``--minimal``, on stderr: the lower bound reached and the gap."""
+    click.echo(
+        f"minimal: no line is shorter than {bound} moves; found {length} (gap {length - bound})", err=True
+    )
+
+
+def minimal_fields(result) -> dict:
+    """What a ``--minimal`` solve adds to its JSON: the lower bound reached and the gap."""
+    if result.lower_bound is None:
+        return {}
+    return {"lower_bound": result.lower_bound, "gap": result.solution_length - result.lower_bound}
+
+
 def describe(result, sentences: list[str] | None = None) -> str:
     """A verdict, its line move by move (each with its sentence, when given), and the
     effort, for a reader."""
@@ -146,6 +161,9 @@ def describe(result, sentences: list[str] | None = None) -> str:
         lines.append(f"to search on: {MORE_OF[result.budget]}")
     if result.solution:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
+        if result.lower_bound is not None and not result.proven_minimal:
+            gap = result.solution_length - result.lower_bound
+            minimal += f": no line is shorter than {result.lower_bound} moves, a gap of {gap}"
         lines.append(f"solution: {result.solution_length} moves ({minimal})")
         tokens = result.solution.split()
         said = sentences or [""] * len(tokens)
