@@ -79,7 +79,8 @@ class Result:
     """``status`` is solved (``solution`` replayed as a win on the reference engine),
     unsolvable (the search was exhausted using only sound reductions) or unknown
     (``budget`` names what stopped the search). ``lower_bound`` (with ``Limits.minimal``
-    only): no line is shorter, as far as the search for a shortest one got."""
+    only): no line is shorter, as far as the search for a shortest one got.
+    ``loss_reason`` (unsolvable only): why, in words (``solver.loss_reason``)."""
 
     status: Status
     solution: str
@@ -89,6 +90,7 @@ class Result:
     proven_minimal: bool = False
     budget: Spent | None = None
     lower_bound: int | None = None
+    loss_reason: str | None = None
 
     @property
     def solution_length(self) -> int:

@@ -13,6 +13,7 @@ from solver.board import Board, check_board
 from solver.cards import KING, make_card
 from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.interrupts import StopFlag
+from solver.loss_reason import loss_reason
 from solver.notation import final_position, solution_text
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.reference import Move
@@ -267,7 +268,8 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
-        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak)
+        why = loss_reason(board, rules, budget.nodes)
+        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why)
     if status != search.SOLVED:
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, rules, dfs.path())

@@ -20,6 +20,7 @@ RANKS = {
     "solver.solve": 2,
     "solver.packing": 2,
     "solver.record": 2,
+    "solver.loss_reason": 2,
     "solver.commands": 2,
     # the rules layer
     "solver.rules": 1,

@@ -2,6 +2,7 @@
 
 import json
 import sys
+import textwrap
 
 import click
 
@@ -157,6 +158,8 @@ def describe(result, sentences: list[str] | None = None) -> str:
     effort, for a reader."""
     why = {None: "", Spent.INTERRUPTED: " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
+    if result.loss_reason:
+        lines.append(textwrap.fill("why: " + result.loss_reason, width=96, subsequent_indent="  "))
     if result.budget in MORE_OF:
         lines.append(f"to search on: {MORE_OF[result.budget]}")
     if result.solution:
