@@ -47,19 +47,36 @@ class Derivation:
     home: set = field(default_factory=set)
     ever_home: set = field(default_factory=set)
     column_empties: bool = False
+    # what the rounds read, made once: the places of each card, the parents of each card,
+    # (place, card, face down) of every place, the twins on face-down cards, the cards that
+    # can be exposed some time (in the stock, exposed in a column)
     place_of: dict = field(default_factory=dict)
+    parents_of: dict = field(default_factory=dict)
+    cells: list = field(default_factory=list)
+    twins: dict = field(default_factory=dict)
+    exposable: set = field(default_factory=set)
 
     def __post_init__(self):
         board = self.board
+        self.parents_of = {card: self.cards_built_on(card) for card in range(52)}
         for place in self.places():
             self.place_of.setdefault(self.card(place), []).append(place)
+            self.cells.append((place, self.card(place), self.face_down(place)))
+            self.twins[place] = self.twin_on(place)
         for slot, height in enumerate(board.foundations):
             self.ever_home.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
         self.ever_home.update(board.stock)  # stock cards are free (see ``engine.prune``)
+        self.exposable.update(board.stock)
         self.column_empties = any(not cards for cards in board.columns)
-        self.exposed = {(column, len(cards) - 1) for column, cards in enumerate(board.columns) if cards}
+        for column, cards in enumerate(board.columns):
+            if cards:
+                self.expose((column, len(cards) - 1))
         while self.derive_round():
             pass
+
+    def expose(self, place: Place) -> None:
+        self.exposed.add(place)
+        self.exposable.add(self.card(place))
 
     def card(self, place: Place) -> int:
         return self.board.columns[place[0]][place[1]]
@@ -75,41 +92,42 @@ class Derivation:
     def derive_round(self) -> bool:
         """Derive what the events derived so far allow; has anything new been derived?"""
         grew = False
-        for place in self.places():
+        for place, card, face_down in self.cells:
             column, index = place
-            card = self.card(place)
             if place not in self.exposed and (column, index + 1) in self.leaves:
-                self.exposed.add(place)
+                self.expose(place)
                 grew = True
             if place not in self.home and place in self.exposed and self.predecessor_home(card):
                 self.home.add(place)
                 self.ever_home.add(card)
                 grew = True
-            if place not in self.leaves and self.can_leave(place):
+            if (
+                place not in self.leaves
+                and (place in self.exposed or not face_down)
+                and self.moves_off(place, card)
+            ):
                 self.leaves.add(place)
                 self.column_empties |= index == 0
                 grew = True
         return grew
 
-    def can_leave(self, place: Place) -> bool:
-        """A card leaves only once face up, and then by ``moves_off``."""
-        return (place in self.exposed or not self.face_down(place)) and self.moves_off(place)
-
     def predecessor_home(self, card: int) -> bool:
         return card_rank(card) == 1 or card - 1 in self.ever_home
 
-    def moves_off(self, place: Place) -> bool:
-        """Can the card at ``place`` (exposed or face up) leave the card beneath it?"""
-        card = self.card(place)
+    def moves_off(self, place: Place, card: int) -> bool:
+        """Can ``card``, at ``place`` (exposed or face up), leave the card beneath it?"""
         if place in self.home or (card_rank(card) == KING and self.column_empties):
             return True
-        twin = self.twin_on(place)
+        twin = self.twins[place]
         if twin is not None:
             return twin in self.home or len(self.exposable_parents(card)) >= 2
-        return bool(self.exposable_parents(card))
+        return any(self.parent_exposable(parent) for parent in self.parents(card))
 
     def parents(self, card: int) -> list[int]:
         """The cards ``card`` builds on."""
+        return self.parents_of[card]
+
+    def cards_built_on(self, card: int) -> list[int]:
         if card_rank(card) == KING:
             return []
         above = [make_card(card_rank(card) + 1, suit) for suit in range(4)]
@@ -123,9 +141,7 @@ class Derivation:
         return [parent for parent in self.parents(card) if self.parent_exposable(parent)]
 
     def parent_exposable(self, parent: int) -> bool:
-        if parent in self.board.stock or (self.rules.foundation_return and parent in self.ever_home):
-            return True
-        return any(place in self.exposed for place in self.places_of(parent))
+        return parent in self.exposable or (self.rules.foundation_return and parent in self.ever_home)
 
     def places_of(self, card: int) -> list[Place]:
         return self.place_of.get(card, [])
