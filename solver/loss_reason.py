@@ -19,6 +19,7 @@ table finds unreachable). For a loss proved by searching the whole game tree, th
 says so and how many positions that tree had.
 """
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,8 @@ from solver.rules import Rules
 MAX_STEPS = 24
 MAX_NAMED = 8  # other cards that never go home, named before the rest are counted
 Place = tuple[int, int]  # (column, index from the bottom)
+# This thread's pairwise tables (made once: they hold 0.8 MB), rebuilt for every position.
+THREAD_TABLES = threading.local()
 
 
 @dataclass
@@ -292,7 +295,9 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int]]:
     kernel's pairwise table find unreachable (none where the test does not run)?"""
     packed = pack(board, rules)
     hopeless = bool(prune.hopeless(packed.state, packed.params))
-    tables = h2.make_tables()
+    tables = getattr(THREAD_TABLES, "tables", None)
+    if tables is None:
+        tables = THREAD_TABLES.tables = h2.make_tables()
     h2.build_tables(packed.state, packed.params, tables)
     if not tables[h2.H2_HEADER][h2.HEADER_FACTS] or not h2.h2_dead(packed.state, packed.params, tables):
         return hopeless, []
