@@ -21,6 +21,7 @@ says so and how many positions that tree had.
 
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -50,21 +51,20 @@ class Derivation:
     home: set = field(default_factory=set)
     ever_home: set = field(default_factory=set)
     column_empties: bool = False
-    # what the rounds read, made once: the places of each card, the parents of each card,
-    # (place, card, face down) of every place, the twins on face-down cards, the cards that
-    # can be exposed some time (in the stock, exposed in a column)
+    # what the derivation reads, made once: the places of each card, the cards each card
+    # builds on (parents) and that build on it (children), the twins on face-down cards, the
+    # cards that can be exposed some time (in the stock, exposed in a column)
     place_of: dict = field(default_factory=dict)
     parents_of: dict = field(default_factory=dict)
-    cells: list = field(default_factory=list)
+    children_of: dict = field(default_factory=dict)
     twins: dict = field(default_factory=dict)
     exposable: set = field(default_factory=set)
 
     def __post_init__(self):
         board = self.board
-        self.parents_of = {card: self.cards_built_on(card) for card in range(52)}
+        self.parents_of, self.children_of = building_tables(self.rules.same_suit_building)
         for place in self.places():
             self.place_of.setdefault(self.card(place), []).append(place)
-            self.cells.append((place, self.card(place), self.face_down(place)))
             self.twins[place] = self.twin_on(place)
         for slot, height in enumerate(board.foundations):
             self.ever_home.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
@@ -74,8 +74,9 @@ class Derivation:
         for column, cards in enumerate(board.columns):
             if cards:
                 self.expose((column, len(cards) - 1))
-        while self.derive_round():
-            pass
+        pending = list(self.places())
+        while pending:
+            pending += self.derive_at(pending.pop())
 
     def expose(self, place: Place) -> None:
         self.exposed.add(place)
@@ -92,27 +93,37 @@ class Derivation:
     def face_down(self, place: Place) -> bool:
         return place[1] < self.board.face_down_counts[place[0]]
 
-    def derive_round(self) -> bool:
-        """Derive what the events derived so far allow; has anything new been derived?"""
-        grew = False
-        for place, card, face_down in self.cells:
-            column, index = place
-            if place not in self.exposed and (column, index + 1) in self.leaves:
-                self.expose(place)
-                grew = True
-            if place not in self.home and place in self.exposed and self.predecessor_home(card):
-                self.home.add(place)
+    def derive_at(self, place: Place) -> list[Place]:
+        """Derive the events at ``place`` that the events derived so far allow; the places
+        whose events may follow from them (a work list, as in ``prune.hopeless``)."""
+        column, index = place
+        card, woken = self.card(place), []
+        if place not in self.exposed and (column, index + 1) in self.leaves:
+            self.expose(place)
+            woken += self.children_places(card)  # they may land on it now
+        if place not in self.home and place in self.exposed and self.predecessor_home(card):
+            self.home.add(place)
+            if index > 0:  # a twin beneath may wait for it
+                woken.append((column, index - 1))
+            if card not in self.ever_home:
                 self.ever_home.add(card)
-                grew = True
-            if (
-                place not in self.leaves
-                and (place in self.exposed or not face_down)
-                and self.moves_off(place, card)
-            ):
-                self.leaves.add(place)
-                self.column_empties |= index == 0
-                grew = True
-        return grew
+                woken += self.place_of.get(card + 1, []) if card_rank(card) < KING else []
+                woken += self.children_places(card) if self.rules.foundation_return else []
+        if (
+            place not in self.leaves
+            and (place in self.exposed or not self.face_down(place))
+            and self.moves_off(place, card)
+        ):
+            self.leaves.add(place)
+            if index > 0:
+                woken.append((column, index - 1))
+            elif not self.column_empties:
+                self.column_empties = True
+                woken += [spot for suit in range(4) for spot in self.place_of.get(make_card(KING, suit), [])]
+        return woken
+
+    def children_places(self, card: int) -> list[Place]:
+        return [spot for child in self.children_of[card] for spot in self.place_of.get(child, [])]
 
     def predecessor_home(self, card: int) -> bool:
         return card_rank(card) == 1 or card - 1 in self.ever_home
@@ -129,14 +140,6 @@ class Derivation:
     def parents(self, card: int) -> list[int]:
         """The cards ``card`` builds on."""
         return self.parents_of[card]
-
-    def cards_built_on(self, card: int) -> list[int]:
-        if card_rank(card) == KING:
-            return []
-        above = [make_card(card_rank(card) + 1, suit) for suit in range(4)]
-        if self.rules.same_suit_building:
-            return [parent for parent in above if card_suit(parent) == card_suit(card)]
-        return [parent for parent in above if is_red(parent) != is_red(card)]
 
     def exposable_parents(self, card: int) -> list[int]:
         """The parents of ``card`` that can be exposed some time (in the stock, exposed in a
@@ -167,11 +170,34 @@ class Derivation:
         return sorted((place for place in self.places() if place not in self.home), key=self.card)
 
 
+@lru_cache(maxsize=2)
+def building_tables(same_suit: bool) -> tuple[dict, dict]:
+    """For every card, the cards it builds on (its parents) and the cards that build on it."""
+    parents_of = {card: cards_built_on(card, same_suit) for card in range(52)}
+    children_of = {card: [] for card in range(52)}
+    for child, parents in parents_of.items():
+        for parent in parents:
+            children_of[parent].append(child)
+    return parents_of, children_of
+
+
+def cards_built_on(card: int, same_suit: bool) -> list[int]:
+    if card_rank(card) == KING:
+        return []
+    above = [make_card(card_rank(card) + 1, suit) for suit in range(4)]
+    if same_suit:
+        return [parent for parent in above if card_suit(parent) == card_suit(card)]
+    return [parent for parent in above if is_red(parent) != is_red(card)]
+
+
 class Teller:
     """Tells the events behind a card that never goes home, each once, as steps."""
 
     def __init__(self, derivation: Derivation):
         self.derivation = derivation
+        self.lowest_lost = {}  # suit -> the place of its lowest card never home
+        for place in reversed(derivation.never_home()):
+            self.lowest_lost[card_suit(derivation.card(place))] = place
         self.steps: list[str] = []
         self.untold = 0
 
@@ -198,13 +224,7 @@ class Teller:
         card = self.derivation.card(place)
         if place not in self.derivation.exposed:
             return f"{card_text(card)} never goes home: it is never exposed.", [("exposed", place)]
-        lowest = min(
-            self.derivation.never_home(),
-            key=lambda spot: (
-                card_suit(self.derivation.card(spot)) != card_suit(card),
-                self.derivation.card(spot),
-            ),
-        )
+        lowest = self.lowest_lost[card_suit(card)]
         return (
             f"{card_text(card)} never goes home: {self.name(lowest)}, below it in its suit, never does.",
             [("home", lowest)],
