@@ -15,8 +15,9 @@ the first to happen.
 A reason is given only when the kernel's own test flags the position: ``prune.hopeless``
 (then the chain above), or the pairwise test ``engine.h2`` (whose argument runs over pairs
 of facts and has no such chain: the reason names the cards whose *home* fact its kernel
-table finds unreachable). For a loss proved by searching the whole game tree, the reason
-says so and how many positions that tree had.
+table finds unreachable), or HOPELESS's case split on twins (named, not told). For a loss
+proved by searching the whole game tree, the reason says so and how many positions that
+tree had.
 """
 
 import threading
@@ -326,6 +327,12 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int]]:
     return hopeless, unreachable
 
 
+def twin_split_flags(board: Board, rules: Rules) -> bool:
+    """Does the kernel's case split on twins (``prune.twins_hopeless``) flag ``board``?"""
+    packed = pack(board, rules)
+    return bool(prune.twins_hopeless(packed.state, packed.params))
+
+
 def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
     """Why ``board``, proved lost by a search of ``nodes`` positions, is lost: a chain a
     person can check when the dead-end tests flag it as it stands, else the search's size."""
@@ -340,6 +347,12 @@ def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
             f"The pairwise dead-end test shows that {cards} can never go home, so the game cannot "
             "be won; its argument runs over pairs of facts (which cards can lie where at the same "
             "time), so no single chain of cards shows it."
+        )
+    if twin_split_flags(board, rules):
+        return (
+            "The dead-end test shows it by a case split on twins (two cards of one rank and colour, "
+            "which build on the same two cards): whichever of a pair leaves first, some card can "
+            'never go home (solver/engine/prune.py, "Twins").'
         )
     return (
         f"The whole game tree was searched: {nodes:,} positions, none of them a win "

@@ -16,7 +16,7 @@ from strategies import playout
 from solver.board import Board
 from solver.cards import card_text, parse_card
 from solver.cli import main
-from solver.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason
+from solver.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
 from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.result import UNSOLVABLE, Limits
@@ -109,11 +109,19 @@ def test_a_deal_the_pairwise_test_decides_names_its_unreachable_cards():
     assert all(card_text(card) in reason for card in unreachable)
 
 
+def test_a_deal_the_twin_split_decides_is_named_so():
+    """PySolFC Yukon 2104: only the case split on twins flags its opening."""
+    board, rules = deal_board("yukon", 2104), Rules("yukon")
+    assert kernel_flags(board, rules) == (False, []) and twin_split_flags(board, rules)
+    assert loss_reason(board, rules, 0).startswith("The dead-end test shows it by a case split on twins")
+
+
 def test_a_loss_proved_by_search_says_how_large_the_tree_was():
     """Russian deal 15 is lost (in 750 positions), but neither test flags its opening."""
     board, rules = deal_board("russian", 15), Rules("russian")
     result = solve_position(board, rules, Limits(time_limit=None))
     assert result.status == UNSOLVABLE and kernel_flags(board, rules) == (False, [])
+    assert not twin_split_flags(board, rules)
     assert result.loss_reason == (
         f"The whole game tree was searched: {result.nodes:,} positions, none of them a win "
         "(the search left out only moves and positions that cannot matter to a win)."
