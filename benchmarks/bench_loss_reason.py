@@ -8,9 +8,10 @@ Each deal is solved twice, with the reason and with ``solve.loss_reason`` replac
 no-op, at the same node budget (the searches are the same; only the reason differs), which
 one first alternating from deal to deal (the second solve of a deal finds warmer caches). For
 every unsolvable deal the reason's kind is counted: ``chain`` (HOPELESS's derivation, steps
-to check on the table), ``pairwise`` (the cards the pairwise test finds unreachable) or
-``search`` (the size of the tree searched). Writes ``benchmarks/results/loss_reason_<variant>.json``
-with the medians and p90 of the solve times of the unsolvable deals both ways.
+to check on the table), ``pairwise`` (the cards the pairwise test finds unreachable),
+``twins`` (HOPELESS's case split on twins) or ``search`` (the size of the tree searched).
+Writes ``benchmarks/results/loss_reason_<variant>.json`` with the medians and p90 of the
+solve times of the unsolvable deals both ways.
 """
 
 import argparse
@@ -35,6 +36,8 @@ def reason_kind(reason: str) -> str:
         return "pairwise"
     if reason.startswith("The whole game tree was searched"):
         return "search"
+    if reason.startswith("The dead-end test shows it by a case split on twins"):
+        return "twins"
     return "chain"
 
 
@@ -52,7 +55,7 @@ def measure(args) -> dict:
         Limits(max_nodes=args.max_nodes, time_limit=None),
     )
     solve.warm_up()
-    kinds, with_reason, without = {"chain": 0, "pairwise": 0, "search": 0}, [], []
+    kinds, with_reason, without = {"chain": 0, "pairwise": 0, "twins": 0, "search": 0}, [], []
     for number, deal in enumerate(tqdm(parse_deals(args.deals), desc="deals", file=sys.stderr)):
         board = deal_board(args.variant, deal)
         untold = timed_solve(board, rules, limits, lambda *_args: None)[1] if number % 2 else None
