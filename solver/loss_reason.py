@@ -323,7 +323,7 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int]]:
     if not tables[h2.H2_HEADER][h2.HEADER_FACTS] or not h2.h2_dead(packed.state, packed.params, tables):
         return hopeless, []
     reach = tables[h2.H2_REACH]
-    unreachable = [card for card in range(52) if not h2.has_bit(reach[card], np.int64(card))]
+    unreachable = [card for card in range(52) if not reach[card, card // 64] >> np.uint64(card % 64) & 1]
     return hopeless, unreachable
 
 

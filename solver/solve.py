@@ -258,6 +258,7 @@ def warm_up(tell=tell_stderr) -> None:
         packed = pack(one_card_left, Rules())
         decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
+        loss_reason(one_card_left, Rules(), 0)  # its kernels, called from Python on lost deals
         if compiling:
             jit.mark_cache_complete()
 
