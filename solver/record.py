@@ -3,8 +3,10 @@
 ``Record``'s fields, in their order, are the published names: the results store's columns,
 the objects of ``yukon export`` and ``yukon solve --json``, and (the fields marked
 ``REPLAYED``, which lead every object after its format keys) what ``yukon verify`` needs to
-replay a record. Nothing else spells the list out; the conversions to and from a JSON object
-(format ``yukon-record``, ``solver/schemas/record.schema.json``) and a store row live here.
+replay a record. Fields marked ``OPTIONAL`` came after release 0.1.0: a JSON object leaves
+them out when they are None (so what an older store exports is as it was) and may lack them.
+Nothing else spells the list out; the conversions to and from a JSON object (format
+``yukon-record``, ``solver/schemas/record.schema.json``) and a store row live here.
 
 A store row differs from the JSON object in two ways: booleans are 0/1, and a deal number
 beyond SQLite's integers (2**63 - 1; PySolFC numbers deals up to 10**20) is stored as
@@ -28,6 +30,7 @@ REASON_CHARS = 500
 DEAL_DIGITS = 21
 # Field metadata: the fields ``yukon verify`` replays a record from.
 REPLAYED = {"replayed": True}
+OPTIONAL = {"optional": True}
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,8 @@ class Record:
 
     ``deal`` is None for a position given as a board. ``status`` is solved (``solution``
     replayed as a win on the reference engine), unsolvable or unknown (``budget`` names
-    what ran out; ``reason`` names the fault when the solve failed instead)."""
+    what ran out; ``reason`` names the fault when the solve failed instead). ``loss_reason``:
+    why an unsolvable position is lost, in words (``solver.loss_reason``)."""
 
     variant: str = field(metadata=REPLAYED)
     foundation_return: bool = field(metadata=REPLAYED)
@@ -56,6 +60,7 @@ class Record:
     max_nodes: int | None
     solver_version: str
     finished_at: str
+    loss_reason: str | None = field(default=None, metadata=OPTIONAL)
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -84,6 +89,7 @@ class Record:
             peak_table_entries=result.peak_table_entries,
             budget=result.budget,
             reason=None,
+            loss_reason=result.loss_reason,
         )
 
     @classmethod
@@ -117,15 +123,21 @@ class Record:
         return Rules(self.variant, self.foundation_return)
 
     def to_json(self) -> dict:
-        """A JSON object: the format keys, then every field in field order."""
-        return stamped(asdict(self), RECORD)
+        """A JSON object: the format keys, then every field in field order (an OPTIONAL one
+        only when set)."""
+        fields = {
+            name: value
+            for name, value in asdict(self).items()
+            if value is not None or name not in OPTIONAL_NAMES
+        }
+        return stamped(fields, RECORD)
 
     @classmethod
     def from_json(cls, data: dict) -> "Record":
         """The record of a JSON object, with or without the format keys (release 0.1.0
-        wrote none); YukonError for another format or a newer version."""
+        wrote none) and the OPTIONAL fields; YukonError for another format or a newer version."""
         check_format(data, RECORD, f"record of deal {data.get('deal')}")
-        return cls(**{name: data[name] for name in FIELD_NAMES})
+        return cls(**{name: data[name] for name in FIELD_NAMES if name in data or name not in OPTIONAL_NAMES})
 
     def to_row(self) -> tuple:
         """The store row: every field in field order, booleans as 0/1, the deal encoded."""
@@ -156,6 +168,7 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
 FIELDS = fields(Record)
 FIELD_NAMES = tuple(item.name for item in FIELDS)
 REPLAY_FIELDS = tuple(item.name for item in FIELDS if item.metadata.get("replayed"))
+OPTIONAL_NAMES = tuple(item.name for item in FIELDS if item.metadata.get("optional"))
 
 
 def store_row(row) -> tuple:

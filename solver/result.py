@@ -78,7 +78,9 @@ class Limits:
 class Result:
     """``status`` is solved (``solution`` replayed as a win on the reference engine),
     unsolvable (the search was exhausted using only sound reductions) or unknown
-    (``budget`` names what stopped the search)."""
+    (``budget`` names what stopped the search). ``lower_bound`` (with ``Limits.minimal``
+    only): no line is shorter, as far as the search for a shortest one got.
+    ``loss_reason`` (unsolvable only): why, in words (``solver.loss_reason``)."""
 
     status: Status
     solution: str
@@ -87,6 +89,8 @@ class Result:
     peak_table_entries: int
     proven_minimal: bool = False
     budget: Spent | None = None
+    lower_bound: int | None = None
+    loss_reason: str | None = None
 
     @property
     def solution_length(self) -> int:

@@ -13,6 +13,7 @@ from solver.board import Board, check_board
 from solver.cards import KING, make_card
 from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.interrupts import StopFlag
+from solver.loss_reason import loss_reason
 from solver.notation import final_position, solution_text
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.reference import Move
@@ -72,8 +73,11 @@ def dead_end_counters() -> dict[str, int]:
 class Budget:
     """Nodes, time and memory left for one solve; ``spent`` names what ran out."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, on_bound=None):
+        """``on_bound(bound, length)``: told each time ``--minimal`` proves that no line is
+        shorter than ``bound`` moves, the shortest line found so far being ``length`` long."""
         self.limits = limits
+        self.on_bound = on_bound
         self.started = time.perf_counter()
         self.nodes = 0
         self.spent = None
@@ -211,14 +215,19 @@ def adapt_chunk(chunk: int, nodes: int, started: float) -> int:
 
 
 def solve_position(
-    board: Board, rules: Rules, limits: Limits | None = None, options: int = moves.ALL_REDUCTIONS
+    board: Board,
+    rules: Rules,
+    limits: Limits | None = None,
+    options: int = moves.ALL_REDUCTIONS,
+    on_bound=None,
 ) -> Result:
     """Decide a position. A solved result's line has been replayed as a win on the
-    reference engine; unsolvable only comes from an exhausted, untruncated search."""
+    reference engine; unsolvable only comes from an exhausted, untruncated search.
+    ``on_bound``: see ``Budget`` (the progress of ``limits.minimal``)."""
     check_board(board, rules)
     warm_up()
     limits = limits or Limits()
-    budget = Budget(limits)
+    budget = Budget(limits, on_bound)
     packed = pack(board, rules)
     with budget.ctrl_c:
         return decide(board, rules, packed, options, budget)
@@ -251,6 +260,7 @@ def warm_up() -> None:
         packed = pack(one_card_left, Rules())
         decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
+        loss_reason(one_card_left, Rules(), 0)  # its kernels, called from Python on lost deals
         if compiling:
             jit.mark_cache_complete()
 
@@ -261,15 +271,18 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
-        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak)
+        why = loss_reason(board, rules, budget.nodes)
+        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why)
     if status != search.SOLVED:
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, rules, dfs.path())
-    proven = False
+    proven, bound = False, None
     if budget.limits.minimal:
-        line, proven, peak = shortest_line(board, rules, line, budget, options, peak, dead_ends)
+        line, proven, peak, bound = shortest_line(board, rules, line, budget, options, peak, dead_ends)
     solution = verified_solution(board, line, rules)
-    return Result(SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven)
+    return Result(
+        SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven, lower_bound=bound
+    )
 
 
 # Probes run before the full search: (branch limit, nodes, guesses added to the options).
@@ -377,22 +390,25 @@ def guessing_matters(params: np.ndarray) -> bool:
 
 def shortest_line(board, rules, line, budget, options, peak, dead_ends):
     """IDA* from the root with limits below the known line's length. Each iteration that
-    is exhausted without truncation proves no line of that length exists; the first line
-    found is then minimal. Returns (line, proven minimal, peak entries)."""
+    is exhausted without truncation proves no line of that length exists, so every line is
+    at least the next limit long (the lower bound, told to ``budget.on_bound``); the first
+    line found is then minimal. Returns (line, proven minimal, peak entries, lower bound)."""
     packed = pack(board, rules)
     limit = int(search.remaining_cost(packed.state, packed.params))
     while limit < len(line):
+        if budget.on_bound is not None:
+            budget.on_bound(limit, len(line))
         ida = Search(
             pack(board, rules), search.IDA, options, limit, budget.limits.memory_bytes, dead_ends=dead_ends
         )
         status = ida.run(budget)
         peak = max(peak, ida.peak_entries)
         if status == search.SOLVED:
-            return [decode(int(move)) for move in ida.path()], not ida.truncated, peak
+            return [decode(int(move)) for move in ida.path()], not ida.truncated, peak, limit
         if status != search.EXHAUSTED or ida.truncated:
-            return line, False, peak
+            return line, False, peak, limit
         limit = int(ida.control[layout.CONTROL_NEXT_LIMIT])
-    return line, True, peak
+    return line, True, peak, len(line)
 
 
 def shorten(board: Board, rules: Rules, path: np.ndarray) -> list[Move]:

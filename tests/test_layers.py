@@ -21,6 +21,7 @@ RANKS = {
     "solver.solve": 2,
     "solver.packing": 2,
     "solver.record": 2,
+    "solver.loss_reason": 2,
     "solver.commands": 2,
     # the rules layer
     "solver.rules": 1,
@@ -28,6 +29,7 @@ RANKS = {
     "solver.board": 1,
     "solver.reference": 1,
     "solver.notation": 1,
+    "solver.explain": 1,
     "solver.numbering": 1,
     "solver.ranges": 1,
     "solver.stats": 0,

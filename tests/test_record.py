@@ -12,6 +12,7 @@ from solver.errors import YukonError
 from solver.numbering import deal_board
 from solver.record import (
     FIELD_NAMES,
+    OPTIONAL_NAMES,
     REPLAY_FIELDS,
     Record,
     decode_deal,
@@ -43,6 +44,8 @@ PUBLISHED = (
     "solver_version",
     "finished_at",
 )
+# Names published since, optional: left out of a JSON object when None.
+ADDED = ("loss_reason",)
 
 
 def solved_result() -> Result:
@@ -50,7 +53,7 @@ def solved_result() -> Result:
 
 
 def test_published_names_keep_their_order():
-    assert FIELD_NAMES == PUBLISHED
+    assert FIELD_NAMES == PUBLISHED + ADDED and OPTIONAL_NAMES == ADDED
     assert COLUMNS == FIELD_NAMES
     assert PUBLISHED[:7] == REPLAY_FIELDS
 
@@ -96,11 +99,15 @@ def test_a_record_refuses_an_unknown_status():
         fake_record(1, "won")
 
 
+@pytest.mark.parametrize("loss_reason", [None, "AS can never go home"])
 @pytest.mark.parametrize("deal", [None, 7, 2**63 - 1, 2**63, 10**20])
-def test_json_and_row_round_trips(deal):
-    record = dataclasses.replace(fake_record(1, "solved", solution="1>F:AS", budget=None), deal=deal)
+def test_json_and_row_round_trips(deal, loss_reason):
+    record = fake_record(1, "solved", solution="1>F:AS", budget=None)
+    record = dataclasses.replace(record, deal=deal, loss_reason=loss_reason)
     data = json.loads(json.dumps(record.to_json()))
-    assert list(data) == ["format", "format_version", *FIELD_NAMES]
+    assert list(data) == ["format", "format_version"] + [
+        name for name in FIELD_NAMES if loss_reason or name not in ADDED
+    ]
     assert (data["format"], data["format_version"]) == ("yukon-record", 1)
     assert Record.from_json(data) == record
     row = record.to_row()

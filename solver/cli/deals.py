@@ -5,7 +5,6 @@ import sys
 
 import click
 
-from solver.api import replay_steps
 from solver.cli.options import (
     board_option,
     input_name,
@@ -15,11 +14,14 @@ from solver.cli.options import (
     rules_options,
     variant_option,
 )
+from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, decoded_text
+from solver.explain import board_sentence
 from solver.formats import BOARD, stamped
+from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.ranges import split_numbering
-from solver.reference import is_won
+from solver.reference import IllegalMove, is_won
 
 
 @click.command()
@@ -29,6 +31,7 @@ from solver.reference import is_won
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@color_option
 def deal(deal, variant, numbering, output_format):
     """Print the opening position of deal number DEAL.
 
@@ -38,7 +41,7 @@ def deal(deal, variant, numbering, output_format):
     if output_format == "json":
         click.echo(json.dumps(stamped(board.to_json(), BOARD)))
     else:
-        click.echo(board.to_text(), nl=False)
+        echo(board.to_text(), nl=False)
 
 
 @click.command()
@@ -47,7 +50,9 @@ def deal(deal, variant, numbering, output_format):
 @rules_options
 @numbering_option
 @click.option("--show", is_flag=True, help="Print the board after every move.")
-def replay(words, board_file, rules, numbering, show):
+@click.option("--explain", is_flag=True, help="Say what every move does.")
+@color_option
+def replay(words, board_file, rules, numbering, show, explain):
     """Replay a solution line on a deal or a board.
 
     \b
@@ -69,11 +74,16 @@ def replay(words, board_file, rules, numbering, show):
     if tokens == ["-"]:
         tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
     final = board
-    for number, (move, final) in enumerate(replay_steps(board, tokens, rules), start=1):
-        if show:
-            click.echo(f"{number}. {move.token}\n{final.to_text()}")
+    try:
+        for number, (token, move, after) in enumerate(replay_tokens(board, tokens, rules), start=1):
+            said = f" {board_sentence(final, move)}" if explain else ""
+            final = after
+            if show or explain:
+                echo(f"{number}. {token}{said}" + (f"\n{final.to_text()}" if show else ""))
+    except IllegalMove as error:
+        raise YukonError(f"illegal {error}") from None
     won = is_won(final)
-    click.echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
+    echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
 
 

@@ -15,6 +15,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError
 from solver.formats import HINT, stamped
 from solver.result import LARGEST_INTEGER
@@ -66,6 +67,7 @@ def store_options(function):
 @seed_option
 @policy_settings_options
 @json_option
+@color_option
 def hint(deal, board_file, rules, numbering, after, history, policy, seed, samples, max_nodes, as_json):
     """Suggest one move for deal DEAL (after --after's moves) or --board FILE, from what a
     person can see: face-down cards and the stock's order stay unknown to the policy, and
@@ -97,7 +99,7 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
     if as_json:
         click.echo(json.dumps(stamped(answer.as_dict() | {"policy": policy, "seed": seed}, HINT)))
     else:
-        click.echo(answer.text())
+        echo(answer.text())
     sys.exit(answer.exit_status)
 
 

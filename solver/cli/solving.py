@@ -2,10 +2,11 @@
 
 import json
 import sys
+import textwrap
 
 import click
 
-from solver.api import solve_deal, solved
+from solver.api import solve_deal
 from solver.cli.options import (
     board_option,
     json_option,
@@ -15,10 +16,12 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.cli.results import print_summary
+from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
 from solver.errors import YukonError
 from solver.interrupts import exit_status
 from solver.ranges import parse_range
+from solver.record import Record
 from solver.result import EXIT_CODES, Spent
 
 # Exit status of a range run that met a verdict contradicting the stored one.
@@ -43,8 +46,12 @@ CONTRADICTION_STATUS = 4
     default=None,
     help="Deals in flight per Dask worker thread (each deal is its own task) [2].",
 )
+@click.option(
+    "--explain", is_flag=True, help="Say what every move of the line does (JSON: an explanation list)."
+)
 @json_option
-def solve(deal, board_file, rules, numbering, limits, **batch):
+@color_option
+def solve(deal, board_file, rules, numbering, limits, explain, **batch):
     """Solve deal DEAL (or --board FILE): solved with a replayable line, unsolvable (proved),
     or unknown (a budget ran out).
 
@@ -60,20 +67,30 @@ def solve(deal, board_file, rules, numbering, limits, **batch):
       yukon solve 1-1000 --out runs/yukon.db --time-limit 10
     """
     as_json = batch.pop("as_json")
+    if explain and batch["out"] is not None:
+        raise YukonError("--explain tells one deal's line; it cannot be used with --out")
     if batch["out"] is not None:
         solve_range(deal, board_file, rules, numbering, limits, as_json, **batch)
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
     if board_file is None and deal is not None and is_range(deal):
         stream_records(parse_range(deal, numbering), rules, numbering, limits)
+    from solver.explain import line_sentences
+    from solver.solve import solve_position
+
     board, number = opening(deal, board_file, rules, numbering)
-    outcome = solved(board, rules, limits, numbering, number)
+    result = solve_position(board, rules, limits, on_bound=tell_bound if limits.minimal else None)
+    sentences = line_sentences(board, result.solution.split(), rules) if explain else None
     if as_json:
-        click.echo(json.dumps(outcome.record.to_json()))
+        record = Record.from_result(
+            result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
+        )
+        told = ({"explanation": sentences} if explain else {}) | minimal_fields(result)
+        click.echo(json.dumps(record.to_json() | told))
     else:
-        click.echo(board.to_text())
-        click.echo(describe(outcome))
-    sys.exit(exit_status() if outcome.budget == Spent.INTERRUPTED else EXIT_CODES[outcome.status])
+        echo(board.to_text())
+        echo(describe(result, sentences))
+    sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
 
 
 def is_range(deal: str) -> bool:
@@ -144,17 +161,41 @@ MORE_OF = {
 }
 
 
-def describe(result) -> str:
-    """A verdict (a Result or an api.Outcome), its line move by move, and the effort, for a reader."""
+def tell_bound(bound: int, length: int) -> None:
+    """The progress of ``--minimal``, on stderr: the lower bound reached and the gap."""
+    click.echo(
+        f"minimal: no line is shorter than {bound} moves; found {length} (gap {length - bound})", err=True
+    )
+
+
+def minimal_fields(result) -> dict:
+    """What a ``--minimal`` solve adds to its JSON: the lower bound reached and the gap."""
+    if result.lower_bound is None:
+        return {}
+    return {"lower_bound": result.lower_bound, "gap": result.solution_length - result.lower_bound}
+
+
+def describe(result, sentences: list[str] | None = None) -> str:
+    """A verdict, its line move by move (each with its sentence, when given), and the
+    effort, for a reader."""
     why = {None: "", Spent.INTERRUPTED: " (interrupted)"}.get(result.budget, f" ({result.budget} ran out)")
     lines = [f"verdict: {result.status}{why}"]
+    if result.loss_reason:
+        lines.append(textwrap.fill("why: " + result.loss_reason, width=96, subsequent_indent="  "))
     if result.budget in MORE_OF:
         lines.append(f"to search on: {MORE_OF[result.budget]}")
     if result.solution:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
+        if result.lower_bound is not None and not result.proven_minimal:
+            gap = result.solution_length - result.lower_bound
+            minimal += f": no line is shorter than {result.lower_bound} moves, a gap of {gap}"
+        lines.append(f"solution: {result.solution_length} moves ({minimal})")
         tokens = result.solution.split()
-        lines.append(f"solution: {len(tokens)} moves ({minimal})")
-        lines += [f"{number:4d}. {token}" for number, token in enumerate(tokens, start=1)]
+        said = sentences or [""] * len(tokens)
+        lines += [
+            f"{number:4d}. {token:<10} {sentence}".rstrip()
+            for number, (token, sentence) in enumerate(zip(tokens, said, strict=True), start=1)
+        ]
         lines.append("line: " + result.solution)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     lines.append(

@@ -24,6 +24,7 @@ from solver.store.schema import (
     migrate,
     quick_check,
     read_meta,
+    result_columns,
 )
 
 
@@ -38,6 +39,7 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
         self.rules = meta_rules(meta)
         self.numbering = meta["numbering"]
         self.key = (self.rules.variant, int(self.rules.foundation_return), self.numbering)
+        self.result_columns = result_columns(connection)
 
     @classmethod
     def open_for_run(cls, path, rules: Rules, numbering: str) -> "Store":

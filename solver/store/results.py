@@ -54,7 +54,7 @@ class ResultsTable(Tables):
     def stored(self, deal: int) -> Record | None:
         """The stored record of ``deal`` under this store's rule set, if any."""
         row = self.connection.execute(
-            f"SELECT {', '.join(COLUMNS)} FROM results WHERE {RULE_KEY} AND deal = ?",
+            f"SELECT {self.result_columns} FROM results WHERE {RULE_KEY} AND deal = ?",
             (*self.key, encode_deal(deal)),
         ).fetchone()
         return None if row is None else Record.from_row(row)
@@ -89,7 +89,7 @@ class ResultsTable(Tables):
         """Every stored record, ordered by rule set then deal number."""
         with translated(self.path, "cannot read"):
             cursor = self.connection.execute(
-                f"SELECT {', '.join(COLUMNS)} FROM results "
+                f"SELECT {self.result_columns} FROM results "
                 "ORDER BY variant, foundation_return, numbering, deal"
             )
             for values in cursor:

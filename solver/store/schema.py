@@ -4,9 +4,11 @@ Table ``meta`` names the format, the schema version and the rule set and numberi
 was made for. The columns of ``results`` are the fields of ``solver.record.Record``, those
 of ``plays`` and ``ratings`` (schema 2) the fields of ``player_rows.Play`` and ``Rating``,
 their SQL types read from the fields' types; the ``deal`` column has no type affinity, so
-that a large deal number can be text. A version 1 store (release 0.1.0) opened for a run is
-migrated in one transaction (the player's tables are added, the meta key ``schema``
-becomes 2, no row changes); read-only opening leaves it as it is.
+that a large deal number can be text. A store of an older schema opened for a run is
+migrated in one transaction (version 1, release 0.1.0: the player's tables are added;
+versions 1 and 2: the ``results`` columns added since, ``loss_reason`` in version 3, holding
+NULL; the meta key ``schema`` becomes 3; no row changes); read-only opening leaves it as it
+is, and reads a column it lacks as NULL (``result_columns``).
 """
 
 import sqlite3
@@ -17,16 +19,17 @@ from pathlib import Path
 
 import solver
 from solver.errors import YukonError, first_line
-from solver.record import FIELDS, STATUSES, Record, now_text
+from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
 from solver.rules import Rules
 from solver.store.connection import translated
 from solver.store.player_rows import TIER_NAMES, Play, Rating
 from solver.store.tables import RULE_SET_COLUMNS
 
 FORMAT = "yukon-solver results"
-SCHEMA_VERSION = "2"
-# Versions this release opens: 1 (release 0.1.0, no player tables) is migrated on open for a run.
-READABLE_SCHEMAS = ("1", SCHEMA_VERSION)
+SCHEMA_VERSION = "3"
+# Versions this release opens: 1 (release 0.1.0, no player tables) and 2 (no loss_reason)
+# are migrated on open for a run.
+READABLE_SCHEMAS = ("1", "2", SCHEMA_VERSION)
 SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 # What SQLite's typeof() may say of a value of each column type; a large deal as text.
 ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
@@ -126,7 +129,8 @@ def check_values(connection: sqlite3.Connection, path: Path) -> None:
     """Refuse a hand-edited store whose values do not fit their columns (a text deal
     number, a blob solution, an infinite number of seconds), naming the first such row and
     column."""
-    for item in FIELDS:
+    present = stored_columns(connection)
+    for item in (item for item in FIELDS if item.name in present):
         with translated(path, "cannot read"):
             row = connection.execute(
                 f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {misfit(item)} LIMIT 1"
@@ -169,11 +173,28 @@ def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> 
 
 
 def migrate(connection: sqlite3.Connection, meta: dict) -> dict:
-    """Bring a schema 1 store to schema 2 inside the caller's transaction: add the player's
-    tables and set the version; no existing row changes."""
-    run_script(connection, PLAYER_SCHEMA)
+    """Bring an older store to this schema inside the caller's transaction: add the player's
+    tables (schema 1) and the ``results`` columns it lacks, and set the version; no existing
+    row changes."""
+    if meta["schema"] == "1":
+        run_script(connection, PLAYER_SCHEMA)
+    present = stored_columns(connection)
+    for item in (item for item in FIELDS if item.name not in present):
+        connection.execute(f"ALTER TABLE results ADD COLUMN {column_definition(item, RESULT_CHOICES)}")
     connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
     return meta | {"schema": SCHEMA_VERSION}
+
+
+def stored_columns(connection: sqlite3.Connection) -> set[str]:
+    """The columns of the store's ``results`` table (read after its meta table was)."""
+    return {row[1] for row in connection.execute("PRAGMA table_info(results)")}
+
+
+def result_columns(connection: sqlite3.Connection) -> str:
+    """The SELECT list of a ``results`` row in Record field order: a column an older store
+    lacks (an OPTIONAL field added since) reads as NULL."""
+    present = stored_columns(connection)
+    return ", ".join(name if name in present else f"NULL AS {name}" for name in FIELD_NAMES)
 
 
 def run_script(connection: sqlite3.Connection, script: str) -> None:

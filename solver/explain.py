@@ -1,0 +1,80 @@
+"""Moves in words: one sentence per move, naming the packet, what it lands on (a card, an
+empty column, its foundation) and what it turns up or frees.
+
+The hint says it from what a person sees, where the card a move turns up is not known yet
+("turns a card in column 3"); an explained line says it from the whole board and names that
+card ("turns up 9D in column 3"). Both are ``move_sentence``.
+"""
+
+from solver.board import Board
+from solver.cards import card_text
+from solver.notation import replay_tokens
+from solver.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.rules import Rules
+
+
+def move_sentence(
+    face_up: tuple[tuple[int, ...], ...],
+    face_down_counts: tuple[int, ...],
+    stock_size: int,
+    move: Move,
+    turned: int | None = None,
+) -> str:
+    """What ``move`` does, in words, from the face-up cards of every column (bottom first),
+    the face-down counts and the stock's size; ``turned`` is the card the move turns up
+    when the teller may know it (None: "a card")."""
+    if move.kind == STOCK_DEAL:
+        return f"deals the stock ({stock_size} cards left)"
+    card = card_text(move.card)
+    turns = move.kind in (TABLEAU, TO_FOUNDATION) and turns_a_card(face_up, face_down_counts, move)
+    what_turns = "a card" if turned is None else f"up {card_text(turned)}"
+    if move.kind == TO_FOUNDATION:
+        return f"puts {card} on its foundation" + freed_clause(face_up, move, what_turns if turns else "")
+    if move.kind != TABLEAU:
+        return f"brings {card} back from its foundation to column {move.target + 1}"
+    target_cards = face_up[move.target]
+    onto = f"onto {card_text(target_cards[-1])}" if target_cards else f"into empty column {move.target + 1}"
+    what = f"moves {card} (with the {move.size - 1} cards on it) " if move.size > 1 else f"moves {card} "
+    if turns:
+        return f"turns {what_turns} in column {move.source + 1}: " + what + onto
+    if move.size == len(face_up[move.source]):
+        return f"empties column {move.source + 1}: " + what + onto
+    return what + onto + freed_clause(face_up, move, "")
+
+
+def freed_clause(face_up, move: Move, what_turns: str) -> str:
+    """ ", turning up 9D in column 3" (``what_turns``: what is turned, when a card is),
+    ", exposing 9D in column 3" or ", emptying column 3": what taking the move's cards off
+    its column leaves there."""
+    size = move.size if move.kind == TABLEAU else 1
+    left = face_up[move.source][:-size]
+    if what_turns:
+        return f", turning {what_turns} in column {move.source + 1}"
+    if not left:
+        return f", emptying column {move.source + 1}"
+    return f", exposing {card_text(left[-1])} in column {move.source + 1}"
+
+
+def turns_a_card(face_up, face_down_counts, move: Move) -> bool:
+    """Does taking the move's cards off its source column turn a face-down card?"""
+    size = move.size if move.kind == TABLEAU else 1
+    return size == len(face_up[move.source]) and face_down_counts[move.source] > 0
+
+
+def board_sentence(board: Board, move: Move) -> str:
+    """``move_sentence`` told from the whole ``board``: the card a move turns up is named."""
+    face_up = tuple(cards[down:] for cards, down in zip(board.columns, board.face_down_counts))
+    turned = None
+    if move.kind in (TABLEAU, TO_FOUNDATION) and turns_a_card(face_up, board.face_down_counts, move):
+        turned = board.columns[move.source][board.face_down_counts[move.source] - 1]
+    return move_sentence(face_up, board.face_down_counts, len(board.stock), move, turned)
+
+
+def line_sentences(board: Board, tokens: list[str], rules: Rules) -> list[str]:
+    """One sentence per move of the line ``tokens`` from ``board``, replaying it on the
+    reference engine as it goes (an illegal move raises as in ``notation.replay_tokens``)."""
+    sentences, before = [], board
+    for _token, move, after in replay_tokens(board, tokens, rules):
+        sentences.append(board_sentence(before, move))
+        before = after
+    return sentences
