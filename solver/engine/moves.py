@@ -67,8 +67,8 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
     a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
     cards other than Kings the same exchange is not safe, as a packet can later carry the
     parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
-    decks (a Queen then has four Kings to lie on). It halves the proof that PySolFC deal
-    136 is lost (5.0 M to 2.5 M positions, measured when it came in).
+    decks (a Queen then has four Kings to lie on). What it saves: benchmarks/README.md, "Figures
+    the engine's and the player's docstrings cite".
 
 Each reduction is tested by comparing verdicts with it on and off.
 
@@ -112,8 +112,8 @@ TURNED = 1 << 25
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
-# On by default: the pairwise test pays at the root; inside the search it saves positions but,
-# at about 0.4 ms a test, not time (benchmarks/README.md, "The pairwise dead-end test").
+# On by default: the pairwise test pays at the root; inside the search it saves positions but
+# not time (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2) dead-end test").
 ALL_REDUCTIONS = (
     SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS | H2
 )
