@@ -114,15 +114,17 @@ class Search:
         memory_bytes: int,
         branch_limit: int = 0,
         dead_ends: tuple[np.ndarray, ...] | None = None,
+        deal_score: int = 0,
     ):
         """``dead_ends``: the pairwise test's tables for this root, shared by the searches of
-        one solve (built here when not given)."""
+        one solve (built here when not given); ``deal_score``: the stock deal's place in the
+        move order (``moves``' "The stock deal's place")."""
         self.packed = packed
         self.dead_ends = dead_end_tables(packed) if dead_ends is None else dead_ends
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
-        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit)
+        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit, deal_score)
         self.peak_entries = 0
         p = packed
         search.search_start(
@@ -292,7 +294,7 @@ PROBES = (
     (3, 4_000_000, moves.KEEP_BUILDS),
     (3, 8_000_000, 0),
 )
-# Places of the stock deal in the move order (``moves.deal_score``) that each probe tries in
+# Places of the stock deal in the move order (``Search``'s ``deal_score``) that each probe tries in
 # turn where there is a stock, sharing its nodes; the full search takes the first. On PySolFC
 # Milligan deals 1-1,000 at 10 s, each of the first three alone left 1-3 deals unknown and
 # held up a few more for seconds, and no deal was hard for all three; the fourth (the deal
@@ -312,7 +314,7 @@ def first_win(
     deciding search, its status and the peak table entries of all."""
     peak = 0
     root = copy_packed(packed)  # the searches move ``packed`` and their copies in place
-    for branch_limit, node_cap, probe_options in probe_plan(packed.params, options):
+    for branch_limit, node_cap, probe_options, deal_score in probe_plan(packed.params, options):
         probe = Search(
             copy_packed(packed),
             search.DFS,
@@ -321,13 +323,14 @@ def first_win(
             budget.limits.memory_bytes,
             branch_limit,
             dead_ends,
+            deal_score,
         )
         probe, status = run_testing_root(probe, root, budget, node_cap, options)
         peak = max(peak, probe.peak_entries)
         if settled(probe, status, budget):
             return probe, status, peak
-    full_options = moves.with_deal_score(options, DEAL_SCORES[0])
-    full = Search(packed, search.DFS, full_options, 0, budget.limits.memory_bytes, dead_ends=dead_ends)
+    memory = budget.limits.memory_bytes
+    full = Search(packed, search.DFS, options, 0, memory, dead_ends=dead_ends, deal_score=DEAL_SCORES[0])
     full, status = run_testing_root(full, root, budget, float("inf"), options)
     return full, status, max(peak, full.peak_entries)
 
@@ -367,17 +370,17 @@ def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -
 
 
 def probe_plan(params: np.ndarray, options: int):
-    """The probes' (branch limit, node cap, options); a probe whose branch limit and
-    options repeat an earlier one's is left out (it would search the same space again)."""
+    """The probes' (branch limit, node cap, options, deal score); a probe whose branch limit,
+    options and deal score repeat an earlier one's is left out (it would search the same space
+    again)."""
     deal_scores = DEAL_SCORES if params[layout.STOCK_SIZE] > 0 else DEAL_SCORES[:1]
     planned, searched = [], set()
     for branch_limit, node_cap, guesses in PROBES:
         guessed = options | (guesses if guessing_matters(params) else 0)
         for score in deal_scores:
-            probe_options = moves.with_deal_score(guessed, score)
-            if (branch_limit, probe_options) not in searched:
-                searched.add((branch_limit, probe_options))
-                planned.append((branch_limit, node_cap // len(deal_scores), probe_options))
+            if (branch_limit, guessed, score) not in searched:
+                searched.add((branch_limit, guessed, score))
+                planned.append((branch_limit, node_cap // len(deal_scores), guessed, score))
     return planned
 
 

@@ -46,8 +46,8 @@ NO_SHRINK = (Phase.explicit, Phase.generate)
 
 # Solver runs here are bounded by nodes only, so their outcome never depends on timing.
 NODE_LIMITS = Limits(max_nodes=3_000_000, time_limit=None)
-MOVES = np.zeros(layout.MAX_MOVES, dtype=np.int32)
-SCORES = np.zeros(layout.MAX_MOVES, dtype=np.int32)
+MOVES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
+SCORES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 REDUCTIONS = {
@@ -68,8 +68,8 @@ MAX_STATES = {"yukon": 1500, "russian": 1500, "milligan": 600}
 # --- helpers ----------------------------------------------------------------------------
 
 
-def engine_moves(packed, options: int = 0) -> list[int]:
-    count = moves.generate_moves(packed.state, packed.params, options, MOVES, SCORES)
+def engine_moves(packed, options: int = 0, deal_score: int = 0) -> list[int]:
+    count = moves.generate_moves(packed.state, packed.params, options, deal_score, MOVES, SCORES)
     assert count >= 0, "move list overflowed"
     return [int(move) for move in MOVES[:count]]
 

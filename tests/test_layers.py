@@ -1,7 +1,8 @@
 """The package's layers point down: the numba engine at the bottom, then the rules layer
 (rules, cards, boards, the reference engine, notation, numbering), records, the solver,
 the store and the player, runs, the catalogue, the public API, the CLI on top; numba only in the engine;
-and no import cycle among the solver's modules (lazy imports inside functions included)."""
+no import cycle among the solver's modules (lazy imports inside functions included); and no
+module over MAX_MODULE_LINES lines."""
 
 import ast
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import solver
 
 ROOT = Path(solver.__file__).parent
+MAX_MODULE_LINES = 500  # a longer module holds more than one job: split it along a seam
 # Higher ranks may import lower ones, never the other way round.
 RANKS = {
     "solver.cli": 7,
@@ -113,3 +115,8 @@ def test_no_import_cycles():
 
     for module in sorted(GRAPH):
         visit(module)
+
+
+def test_no_module_is_over_the_line_limit():
+    lengths = {module_name(path): len(path.read_text().splitlines()) for path in ROOT.rglob("*.py")}
+    assert {module: lines for module, lines in lengths.items() if lines > MAX_MODULE_LINES} == {}

@@ -1,4 +1,4 @@
-"""engine/moves.py: move generation, apply and undo against the reference engine."""
+"""engine/moves.py and engine/apply.py: move generation, apply and undo against the reference engine."""
 
 import random
 from collections import Counter
@@ -23,7 +23,7 @@ from strategies import deal_numbers, dealt_positions, playout, random_move, seed
 from solver import reference
 from solver.board import canonical_foundations
 from solver.cards import parse_card
-from solver.engine import layout, moves
+from solver.engine import apply, layout, moves
 from solver.packing import decode, pack, raw_foundations, unpack
 from solver.reference import TO_FOUNDATION, Move, legal_moves
 from solver.rules import Rules
@@ -90,7 +90,7 @@ def test_apply_and_undo_agree_with_reference(rules, data):
         engine_move = candidates[0]
         before_state, before_keys = live_state(packed), packed.column_keys.copy()
         p = packed
-        done = moves.apply_move(p.state, p.params, p.zobrist, p.column_keys, engine_move)
+        done = apply.apply_move(p.state, p.params, p.zobrist, p.column_keys, engine_move)
         after = reference.apply_move(board, move, rules)
         assert unpack(packed) == after, (move, board.to_text())
         heights = raw_foundations(packed)
@@ -104,14 +104,14 @@ def test_apply_and_undo_agree_with_reference(rules, data):
         layout.init_column_keys(p.state, p.params, p.zobrist, fresh)
         assert np.array_equal(packed.column_keys, fresh)
         # Undo restores the position and its keys exactly; then make the move again.
-        moves.undo_move(p.state, p.params, p.zobrist, p.column_keys, done)
+        apply.undo_move(p.state, p.params, p.zobrist, p.column_keys, done)
         assert live_state(packed) == before_state
         assert np.array_equal(packed.column_keys, before_keys)
         assert unpack(packed) == board
-        assert moves.apply_move(p.state, p.params, p.zobrist, p.column_keys, engine_move) == done
+        assert apply.apply_move(p.state, p.params, p.zobrist, p.column_keys, engine_move) == done
         applied.append(done)
         board = after
     for done in reversed(applied):
-        moves.undo_move(packed.state, packed.params, packed.zobrist, packed.column_keys, done)
+        apply.undo_move(packed.state, packed.params, packed.zobrist, packed.column_keys, done)
     assert live_state(packed) == start_state
     assert np.array_equal(packed.column_keys, start_keys)

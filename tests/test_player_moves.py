@@ -22,7 +22,7 @@ def player_move_list(board: Board, rules: Rules) -> list[Move]:
     packed = pack(board, rules)
     view = np.empty_like(packed.state)
     player_moves.mask_into(packed.state, packed.params, view)
-    out = np.empty(layout.MAX_MOVES, dtype=np.int64)
+    out = np.empty(layout.MOVE_LIST_SIZE, dtype=np.int64)
     count = player_moves.generate(view, packed.params, out)
     return [decode(int(move)) for move in out[:count]]
 

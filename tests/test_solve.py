@@ -159,7 +159,7 @@ def test_the_deal_order_never_changes_a_verdict(foundation_return):
         seen[expected] += 1
         for score in (*DEAL_SCORES, 0, 127):
             searched = Search(
-                pack(board, rules), search.DFS, moves.with_deal_score(moves.ALL_REDUCTIONS, score), 0, 1 << 24
+                pack(board, rules), search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, deal_score=score
             )
             status = searched.run(Budget(Limits(max_nodes=1_000_000, time_limit=None)))
             assert not searched.truncated
@@ -176,7 +176,7 @@ def test_the_deal_order_is_what_the_probes_vary():
     without one each probe runs once, as before there was a choice."""
     one_deck = pack(deal_board("yukon", 1, "pysol"), YUKON)
     plain = probe_plan(one_deck.params, moves.ALL_REDUCTIONS)
-    assert [(limit, nodes) for limit, nodes, _ in plain] == [
+    assert [(limit, nodes) for limit, nodes, *_ in plain] == [
         (1, 100_000),
         (2, 2_000_000),
         (3, 4_000_000),
@@ -185,16 +185,16 @@ def test_the_deal_order_is_what_the_probes_vary():
     stocked = pack(deal_board("milligan", 1, "pysol"), Rules("milligan"))
     planned = probe_plan(stocked.params, moves.ALL_REDUCTIONS)
     assert len(planned) == len(plain) * len(DEAL_SCORES)
-    assert {moves.deal_score(options) for _, _, options in planned} == set(DEAL_SCORES)
-    assert sum(nodes for _, nodes, _ in planned) <= sum(nodes for _, nodes, _ in plain)
+    assert {score for *_, score in planned} == set(DEAL_SCORES)
+    assert sum(nodes for _, nodes, *_ in planned) <= sum(nodes for _, nodes, *_ in plain)
 
 
 def test_generated_deal_follows_its_score():
     """The deal move sits in the ordered list where its score puts it."""
     board = deal_board("milligan", 1, "pysol")
     packed = pack(board, Rules("milligan"))
-    first = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 127))[0]
-    last = engine_moves(packed, moves.with_deal_score(moves.ALL_REDUCTIONS, 0))[-1]
+    first = engine_moves(packed, moves.ALL_REDUCTIONS, deal_score=127)[0]
+    last = engine_moves(packed, moves.ALL_REDUCTIONS, deal_score=0)[-1]
     assert moves.move_kind(first) == moves.move_kind(last) == STOCK_DEAL
 
 
@@ -203,7 +203,7 @@ def test_generated_deal_follows_its_score():
 
 @pytest.mark.parametrize(
     ("max_depth", "buffered_moves", "truncated"),
-    [(4096, 4096 * layout.MAX_MOVES, True), (1 << 18, 2_000, True), (1 << 18, 1 << 21, False)],
+    [(4096, 4096 * layout.MOVE_LIST_SIZE, True), (1 << 18, 2_000, True), (1 << 18, 1 << 21, False)],
     ids=["shallow", "small_buffer", "deep"],
 )
 def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, truncated):

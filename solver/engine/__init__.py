@@ -3,8 +3,9 @@
 Nothing here imports the CLI, the store, click or the reference engine; arrays and ints go
 in, arrays and ints come out. ``layout`` fixes the packed state, the search stack and the
 control block, ``cards`` holds the card kernels, ``move_kinds`` the move kinds (shared with
-the reference engine), ``moves`` generates, applies and undoes moves, ``prune`` finds
-hopeless positions, ``table`` is the transposition table, ``search`` the DFS/IDA*,
+the reference engine), ``moves`` encodes and generates moves, ``apply`` makes and takes them
+back, ``prune`` finds hopeless positions, ``h2`` and ``nogoods`` are the pairwise dead-end test
+and its remembered dead tables, ``table`` is the transposition table, ``search`` the DFS/IDA*,
 ``shortcut`` shortens a found line, ``player_moves`` is what a player who cannot peek sees
 (the masked state) and may play, ``greedy_play`` the greedy player's scores and games, and
 ``jit`` sets the compile flags and the cache.

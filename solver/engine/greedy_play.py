@@ -3,7 +3,7 @@ packed state (``layout``) and the moves of ``player_moves``.
 
 No peeking: ``choose`` reads only a view (``player_moves.mask_into``: face-down and stock
 cards HIDDEN); ``play`` masks the true state before every decision and applies the chosen
-move to the true state (``moves.apply_move``), which turns the card a person would then
+move to the true state (``apply.apply_move``), which turns the card a person would then
 see. A test permutes hidden cards and checks that decisions stay the same.
 
 The greedy scores (the highest wins; ties broken by the seeded generator; below 0 never):
@@ -33,6 +33,7 @@ after STALL_LIMIT moves in a row that neither turn a card, fill a foundation nor
 
 import numpy as np
 
+from solver.engine.apply import apply_move
 from solver.engine.cards import builds_on, rank_of
 from solver.engine.jit import kernel
 from solver.engine.layout import (
@@ -41,15 +42,14 @@ from solver.engine.layout import (
     COLUMNS,
     FACE_DOWN,
     LENGTHS,
-    MAX_MOVES,
+    MOVE_LIST_SIZE,
     SAME_SUIT,
     STOCK_NEXT,
+    cards_home,
     mix,
 )
 from solver.engine.move_kinds import STOCK_DEAL, TABLEAU, TO_FOUNDATION
 from solver.engine.moves import (
-    apply_move,
-    cards_home,
     foundation_slot_for,
     landers_all_home,
     move_card,
@@ -183,8 +183,8 @@ def play(state, params, zobrist, column_keys, seed, max_moves, line):
     ``max_moves`` moves; the moves go into ``line``. Returns (won, moves played)."""
     rng = np.full(1, seed, dtype=np.uint64)
     view = np.empty_like(state)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    scores = np.empty(MAX_MOVES, dtype=np.int64)
+    moves = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
+    scores = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
     previous, played, stalled = NO_MOVE, 0, 0
     while played < max_moves and stalled < STALL_LIMIT and not is_won(state, params):
         mask_into(state, params, view)

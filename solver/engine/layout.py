@@ -1,6 +1,27 @@
 """The packed state and its Zobrist keys.
 
-A position is one int8 array ``state``; ``params`` (int64) says where each part lives:
+A position is one int8 array ``state``, read through ``params``, one int64 array (made by
+``make_params``) of the rule set's sizes and of where each part of ``state`` lives:
+
+    params[COLUMNS]                 columns (7; 8 in Milligan)
+    params[CAPACITY]                slots a column has in ``state`` (the card count: any
+                                    column can hold every card)
+    params[FOUNDATION_COUNT]        foundation slots (4 a deck)
+    params[STOCK_SIZE]              stock cards at the deal (0 but in Milligan)
+    params[SAME_SUIT]               1 when a card builds on its own suit (russian), 0 when
+                                    on the other colour
+    params[FOUNDATION_RETURN]       1 when a foundation's top card may come back to a column
+    params[CARD_COUNT]              cards in play (52 a deck)
+    params[LENGTHS], params[FACE_DOWN], params[FOUNDATIONS], params[STOCK], params[STOCK_NEXT]
+                                    where those parts of ``state`` start (below)
+    params[ZOBRIST_FOUNDATIONS]     where the foundation terms start in each row of
+                                    ``zobrist``: 14 heights a slot, after the card terms
+    params[ZOBRIST_STOCK]           where the stock terms start: one per value of
+                                    ``state[STOCK_NEXT]`` (0..stock size)
+    params[ZOBRIST_COLUMNS]         where the column-number salts start: one per column
+                                    (PARAM_COUNT slots in all)
+
+The state:
 
     state[col * capacity + i]   card i of column col (bottom first), cards are 0..51
     state[LENGTHS + col]        cards in column col
@@ -47,6 +68,8 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_OPTIONS]        the reductions (and guesses) on, bits of ``moves``
     control[CONTROL_GROW_AT]        table entries at which the search pauses for a bigger table
     control[CONTROL_BRANCH_LIMIT]   > 0: only that many best-ordered moves per position
+    control[CONTROL_DEAL_SCORE]     the stock deal's score in the move order (``moves``' "The
+                                    stock deal's place"): ordering only
 """
 
 import numpy as np
@@ -62,12 +85,12 @@ ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
 STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS = range(6)
-MAX_MOVES = 512  # the longest move list a position may have; a longer one truncates
+MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
 CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
-CONTROL_SIZE = 10
+CONTROL_DEAL_SCORE, CONTROL_SIZE = 10, 11
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):
@@ -104,7 +127,7 @@ def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_NEXT] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)
-    stack[STACK_SCORES] = np.zeros(MAX_MOVES, dtype=np.int32)
+    stack[STACK_SCORES] = np.zeros(MOVE_LIST_SIZE, dtype=np.int32)
     return tuple(stack)
 
 
@@ -151,6 +174,15 @@ def init_column_keys(state, params, zobrist, column_keys):
 def stock_left(state, params):
     """How many stock cards are still to be dealt."""
     return params[STOCK_SIZE] - state[params[STOCK_NEXT]] if params[STOCK_SIZE] > 0 else 0
+
+
+@kernel
+def cards_home(state, params):
+    """How many cards are on the foundations."""
+    total = 0
+    for slot in range(params[FOUNDATION_COUNT]):
+        total += state[params[FOUNDATIONS] + slot]
+    return total
 
 
 @kernel

@@ -1,12 +1,12 @@
-"""Move generation, apply and undo over the packed state (see ``layout``).
+"""Moves over the packed state (see ``layout``): their encoding and their generation.
 
 A move is an int32: ``kind | source << 2 | target << 6 | size << 10 | card << 18 |
 turned << 25``. Kinds (``move_kinds``, shared with the reference engine): TABLEAU (packet
 of ``size`` cards led by ``card`` from column ``source`` to column ``target``),
 TO_FOUNDATION (exposed card of ``source`` to slot ``target``), FROM_FOUNDATION (top of slot
 ``source`` onto column ``target``), STOCK_DEAL (``size`` cards dealt onto columns
-1..size). ``turned`` is set by ``apply_move`` when the move left a face-down card exposed
-and turned it, so ``undo_move`` can turn it back.
+1..size). ``turned`` is set by ``apply.apply_move`` when the move left a face-down card
+exposed and turned it, so ``apply.undo_move`` can turn it back.
 
 The generator's reductions, each sound (no win is lost) and switchable through ``options``
 so tests can compare verdicts with and without them:
@@ -67,15 +67,15 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
     a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
     cards other than Kings the same exchange is not safe, as a packet can later carry the
     parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
-    decks (a Queen then has four Kings to lie on). It halves the proof that PySolFC deal
-    136 is lost (5.0 M to 2.5 M positions, measured when it came in).
+    decks (a Queen then has four Kings to lie on). What it saves: benchmarks/README.md, "Figures
+    the engine's and the player's docstrings cite".
 
 Each reduction is tested by comparing verdicts with it on and off.
 
-The stock deal's place in the move order (``deal_score``) is set by the caller through
-``options``: the search for a first win tries a few places in turn (``solver.solve``), since
-Milligan deals that one order holds up for seconds another wins in milliseconds. Order never
-changes a verdict, only how soon it comes.
+The stock deal's place in the move order (``generate_moves``' ``deal_score``, the search's
+``control[CONTROL_DEAL_SCORE]``) is set by the caller: the search for a first win tries a
+few places in turn (``solver.solve``), since Milligan deals that one order holds up for
+seconds another wins in milliseconds. Order never changes a verdict, only how soon it comes.
 
 KEEP_BUILDS is not a reduction but a guess, for the branch-limited searches that look for a
 first win (``solver.solve.PROBES``; a search with it on marks itself truncated, so it never
@@ -98,11 +98,8 @@ from solver.engine.layout import (
     FOUNDATION_RETURN,
     FOUNDATIONS,
     LENGTHS,
-    MAX_MOVES,
+    MOVE_LIST_SIZE,
     SAME_SUIT,
-    STOCK,
-    STOCK_NEXT,
-    card_key,
     stock_left,
 )
 from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
@@ -112,28 +109,13 @@ TURNED = 1 << 25
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
-# On by default: the pairwise test pays at the root; inside the search it saves positions but,
-# at about 0.4 ms a test, not time (benchmarks/README.md, "The pairwise dead-end test").
+# On by default: the pairwise test pays at the root; inside the search it saves positions but
+# not time (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2) dead-end test").
 ALL_REDUCTIONS = (
     SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS | H2
 )
 EVERY_PAIR_TEST = ALL_REDUCTIONS | H2_SEARCH | NOGOODS
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
-# options bits 8..14: where the stock deal stands in the move order (its score against
-# ``tableau_score``'s); ordering only, see "The stock deal's place" above
-DEAL_SCORE_SHIFT = 8
-
-
-@kernel
-def with_deal_score(options, score):
-    """``options`` with the stock deal ordered at ``score`` (0..127)."""
-    return (options & ~(127 << DEAL_SCORE_SHIFT)) | (score << DEAL_SCORE_SHIFT)
-
-
-@kernel
-def deal_score(options):
-    """The stock deal's ordering score carried in ``options``."""
-    return (options >> DEAL_SCORE_SHIFT) & 127
 
 
 @kernel
@@ -244,9 +226,10 @@ def no_rival_copy(state, params, card):
 
 
 @kernel
-def generate_moves(state, params, options, moves, scores):
-    """Fill ``moves`` with the legal moves (less those the reductions drop), best first;
-    return how many. Returns -1 if they did not fit in ``moves``."""
+def generate_moves(state, params, options, deal_score, moves, scores):
+    """Fill ``moves`` with the legal moves (less those the reductions drop), best first, the
+    stock deal scored ``deal_score`` against the others; return how many. Returns -1 if they
+    did not fit in ``moves``."""
     if options & SAFE_FOUNDATION:
         forced = safe_foundation_move(state, params)
         if forced >= 0:
@@ -289,7 +272,7 @@ def generate_moves(state, params, options, moves, scores):
             for target in range(column_count):
                 if not (targets >> target) & 1:
                     continue
-                if count == MAX_MOVES:
+                if count == MOVE_LIST_SIZE:
                     return -1
                 moves[count] = encode(TABLEAU, source, target, length - index, card)
                 scores[count] = tableau_score(
@@ -300,7 +283,7 @@ def generate_moves(state, params, options, moves, scores):
             card = state[source * capacity + length - 1]
             slot = foundation_slot_for(state, params, card)
             if slot >= 0:
-                if count == MAX_MOVES:
+                if count == MOVE_LIST_SIZE:
                     return -1
                 moves[count] = encode(TO_FOUNDATION, source, slot, 1, card)
                 scores[count] = 60 + (40 if length - 1 == face_down and face_down > 0 else 0)
@@ -317,17 +300,17 @@ def generate_moves(state, params, options, moves, scores):
                         continue
                 elif not builds_on(card, state[target * capacity + target_length - 1], same_suit):
                     continue
-                if count == MAX_MOVES:
+                if count == MOVE_LIST_SIZE:
                     return -1
                 moves[count] = encode(FROM_FOUNDATION, slot, target, 1, card)
                 scores[count] = 0
                 count += 1
     left = stock_left(state, params)
     if left > 0:
-        if count == MAX_MOVES:
+        if count == MOVE_LIST_SIZE:
             return -1
         moves[count] = encode(STOCK_DEAL, 0, 0, min(left, column_count), 0)
-        scores[count] = deal_score(options)
+        scores[count] = deal_score
         count += 1
     sort_by_score(moves, scores, count)
     return count
@@ -408,114 +391,3 @@ def sort_by_score(moves, scores, count):
             j -= 1
         moves[j + 1] = move
         scores[j + 1] = score
-
-
-@kernel
-def push_card(state, params, zobrist, column_keys, column, card):
-    """Put ``card`` face up on top of ``column``, updating its keys."""
-    length_at = params[LENGTHS] + column
-    index = state[length_at]
-    state[column * params[CAPACITY] + index] = card
-    state[length_at] = index + 1
-    for k in range(2):
-        column_keys[k, column] ^= card_key(zobrist, k, index, card, 1)
-
-
-@kernel
-def pop_card(state, params, zobrist, column_keys, column):
-    """Take the (face-up) top card off ``column``, updating its keys; return it."""
-    length_at = params[LENGTHS] + column
-    index = state[length_at] - 1
-    card = state[column * params[CAPACITY] + index]
-    state[length_at] = index
-    for k in range(2):
-        column_keys[k, column] ^= card_key(zobrist, k, index, card, 1)
-    return card
-
-
-@kernel
-def flip_exposed(state, params, zobrist, column_keys, column, face_up):
-    """Turn the exposed card of ``column`` face up (``face_up``) or back down."""
-    index = state[params[LENGTHS] + column] - 1
-    card = state[column * params[CAPACITY] + index]
-    state[params[FACE_DOWN] + column] = index if face_up else index + 1
-    for k in range(2):
-        column_keys[k, column] ^= card_key(zobrist, k, index, card, 0) ^ card_key(zobrist, k, index, card, 1)
-
-
-@kernel
-def turn_if_needed(state, params, zobrist, column_keys, column):
-    """Turn up the exposed card of ``column`` if it is face down; return TURNED if it was,
-    else 0."""
-    length = state[params[LENGTHS] + column]
-    if length > 0 and state[params[FACE_DOWN] + column] == length:
-        flip_exposed(state, params, zobrist, column_keys, column, True)
-        return TURNED
-    return 0
-
-
-@kernel
-def move_packet(state, params, zobrist, column_keys, source, target, size):
-    """Move the top ``size`` cards of ``source`` onto ``target``, keeping their order."""
-    base = source * params[CAPACITY] + state[params[LENGTHS] + source] - size
-    for i in range(size):
-        push_card(state, params, zobrist, column_keys, target, state[base + i])
-    for _ in range(size):
-        pop_card(state, params, zobrist, column_keys, source)
-
-
-@kernel
-def apply_move(state, params, zobrist, column_keys, move):
-    """Make ``move``; return it with TURNED set if a face-down card turned up."""
-    kind = move_kind(move)
-    source = move_source(move)
-    target = move_target(move)
-    foundations = params[FOUNDATIONS]
-    if kind == TABLEAU:
-        move_packet(state, params, zobrist, column_keys, source, target, move_size(move))
-        return move | turn_if_needed(state, params, zobrist, column_keys, source)
-    if kind == TO_FOUNDATION:
-        pop_card(state, params, zobrist, column_keys, source)
-        state[foundations + target] += 1
-        return move | turn_if_needed(state, params, zobrist, column_keys, source)
-    if kind == FROM_FOUNDATION:
-        state[foundations + source] -= 1
-        push_card(state, params, zobrist, column_keys, target, move_card(move))
-        return move
-    next_card = state[params[STOCK_NEXT]]
-    for column in range(move_size(move)):
-        push_card(state, params, zobrist, column_keys, column, state[params[STOCK] + next_card + column])
-    state[params[STOCK_NEXT]] = next_card + move_size(move)
-    return move
-
-
-@kernel
-def undo_move(state, params, zobrist, column_keys, move):
-    """Take back ``move`` as returned by ``apply_move``."""
-    kind = move_kind(move)
-    source = move_source(move)
-    target = move_target(move)
-    foundations = params[FOUNDATIONS]
-    if move & TURNED:
-        flip_exposed(state, params, zobrist, column_keys, source, False)
-    if kind == TABLEAU:
-        move_packet(state, params, zobrist, column_keys, target, source, move_size(move))
-    elif kind == TO_FOUNDATION:
-        state[foundations + target] -= 1
-        push_card(state, params, zobrist, column_keys, source, move_card(move))
-    elif kind == FROM_FOUNDATION:
-        pop_card(state, params, zobrist, column_keys, target)
-        state[foundations + source] += 1
-    else:
-        for column in range(move_size(move)):
-            pop_card(state, params, zobrist, column_keys, column)
-        state[params[STOCK_NEXT]] -= move_size(move)
-
-
-@kernel
-def cards_home(state, params):
-    """How many cards are on the foundations."""
-    total = 0
-    for slot in range(params[FOUNDATION_COUNT]):
-        total += state[params[FOUNDATIONS] + slot]
-    return total

@@ -32,7 +32,7 @@ So when x leaves by landing, on a parent exposed at that moment, y covers the ot
 or is home: leaves(x) by landing needs exposed(parent) for both parents (with return: or
 home, as above) -- or home(y). In KPat's deal 26, JC lies face down beneath JS and QH lies
 beneath JC, so neither Jack can go home and JC can never leave: the deal is lost before
-any move, where the search needed 147 M positions to show it. No move brings the rule in
+any move. No move brings the rule in
 (nothing is ever put on a face-down card), so the argument below for testing only after
 some moves stands.
 
@@ -40,9 +40,7 @@ Which twin leaves first is forced only there; in general, split the cases. In an
 of the two leaves first (or neither ever leaves), and then the other one meets the same
 condition. So when the test with the condition put on x and the test with it put on y
 both leave a card never home, the position is lost (``twins_hopeless``). It costs up to 52
-tests (77 us at a deal's start), so the search runs it on the root only. The split decides
-PySolFC deals 64 and 693 and KPat deal 337 before any move (each unknown after 5 s without
-it).
+tests, so the search runs it on the root only.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
@@ -73,9 +71,8 @@ position before, what a move takes away is small, and where the derivation survi
 (A skipped test can only cost pruning: it never calls a position lost.) A test checks on
 random playouts that no move ``may_turn_hopeless`` lets pass makes a position hopeless.
 
-What it buys: following face-up blockers decided KPat deals 42, 65, 127 and 149, which ran
-out of time before; deal 65 took 72.6 M positions to prove lost without HOPELESS, 0.94 M
-with it (measured when it came in).
+What the test, the twins and the case split buy: benchmarks/README.md, "Figures the engine's
+and the player's docstrings cite".
 """
 
 import numpy as np

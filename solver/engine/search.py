@@ -26,12 +26,14 @@ The stack and the control block are laid out in ``layout``.
 
 import numpy as np
 
+from solver.engine.apply import apply_move, undo_move
 from solver.engine.h2 import H2_HEADER, HEADER_PAIRS_ON, h2_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
     CONTROL_BRANCH_LIMIT,
+    CONTROL_DEAL_SCORE,
     CONTROL_DEPTH,
     CONTROL_GROW_AT,
     CONTROL_LIMIT,
@@ -42,13 +44,14 @@ from solver.engine.layout import (
     CONTROL_SIZE,
     CONTROL_STATUS,
     CONTROL_TRUNCATED,
-    MAX_MOVES,
+    MOVE_LIST_SIZE,
     STACK_APPLIED,
     STACK_COUNTS,
     STACK_MOVES,
     STACK_NEXT,
     STACK_SCORES,
     STACK_STARTS,
+    cards_home,
     position_keys,
     stock_left,
 )
@@ -60,11 +63,8 @@ from solver.engine.moves import (
     KEEP_BUILDS,
     NOGOODS,
     TURNED,
-    apply_move,
-    cards_home,
     generate_moves,
     move_kind,
-    undo_move,
 )
 from solver.engine.nogoods import known_dead, remember_dead
 from solver.engine.prune import NOWHERE, hopeless, may_turn_hopeless, twins_hopeless, watched_place
@@ -76,12 +76,15 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 
 
-def make_control(mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0) -> np.ndarray:
+def make_control(
+    mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0, deal_score: int = 0
+) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
-    (it can never prove unsolvable)."""
+    (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
+    control[CONTROL_DEAL_SCORE] = deal_score
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -104,10 +107,13 @@ def expand(state, params, control, moves, start, scores):
     """Generate a position's moves into ``moves`` from ``start`` on; return how many to
     search. A move list that overflowed (or would overflow the buffer), or one cut by the
     branch limit, marks the search truncated."""
-    if start + MAX_MOVES > moves.shape[0]:
+    if start + MOVE_LIST_SIZE > moves.shape[0]:
         control[CONTROL_TRUNCATED] = 1
         return 0
-    count = generate_moves(state, params, control[CONTROL_OPTIONS], moves[start : start + MAX_MOVES], scores)
+    listed = moves[start : start + MOVE_LIST_SIZE]
+    count = generate_moves(
+        state, params, control[CONTROL_OPTIONS], control[CONTROL_DEAL_SCORE], listed, scores
+    )
     if count < 0:
         control[CONTROL_TRUNCATED] = 1
         return 0

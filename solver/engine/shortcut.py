@@ -8,9 +8,10 @@ engine like any line, so a false match could only ever raise, never be reported.
 
 import numpy as np
 
+from solver.engine.apply import apply_move, undo_move
 from solver.engine.jit import kernel
-from solver.engine.layout import MAX_MOVES, ordered_keys
-from solver.engine.moves import TURNED, apply_move, generate_moves, undo_move
+from solver.engine.layout import MOVE_LIST_SIZE, ordered_keys
+from solver.engine.moves import TURNED, generate_moves
 
 
 @kernel
@@ -53,14 +54,14 @@ def shortcut_line(state, params, zobrist, column_keys, line, keys, order, shorte
     left to the caller (numpy), which spares compiling a sort kernel; any order that sorts
     the first keys gives the same line, since ``find_position`` looks at every equal key."""
     count = line.shape[0]
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    scores = np.empty(MAX_MOVES, dtype=np.int32)
+    moves = np.empty(MOVE_LIST_SIZE, dtype=np.int32)
+    scores = np.empty(MOVE_LIST_SIZE, dtype=np.int32)
     index = 0
     kept = 0
     while index < count:
         best_move = line[index] & ~TURNED
         best_index = index + 1
-        for i in range(max(generate_moves(state, params, 0, moves, scores), 0)):
+        for i in range(max(generate_moves(state, params, 0, 0, moves, scores), 0)):
             made = apply_move(state, params, zobrist, column_keys, moves[i])
             first, second = ordered_keys(state, params, zobrist, column_keys)
             reached = find_position(keys, order, first, second)

@@ -10,19 +10,9 @@ version, deal, runs and seed always give the same rating.
 The thresholds are failure rates: a deal is easy when its rate is at most the first,
 normal up to the second, hard above. They come from ``benchmarks/bench_player.py
 calibrate`` (R = 16, seed 0; figures and split in ``benchmarks/results/
-player_calibration_<variant>.json``). Russian, PySolFC deals 1-36000 (2,442 solvable): the
-greedy player's failure rate is nearly all-or-nothing (1,100 deals 0/16, 914 deals 16/16),
-so easy = never fails (45%), normal = fails sometimes (17.5%), hard = always fails (37.4%);
-with another seed the greedy player wins 100% of easy, 47% of normal and 0.04% of hard deals.
-Yukon, deals 1-2400 (2,120 solved within 1 s): easy = fails at most half the runs (31%),
-normal = fails more often but not always (12%), hard = always fails (57%); with another
-seed greedy wins 85%, 27% and 0.14% of them. The greedy player is the limit: it wins 30%
-of solvable Yukon deals, so "hard" is wide; a stronger cheap reference player would split
-it further.
-Milligan, deals 1-2000 (all solved): the greedy player wins 88% of its games, so failure
-rates are low and the thirds are easy = never fails (25%), normal = fails at most 2 of 16
-runs (44%), hard = fails more often (31%); with another seed greedy wins 94%, 90% and 80% of
-them: the tiers order the deals, but Milligan has few hard ones for this player.
+player_calibration_<variant>.json``, and in words in benchmarks/README.md, "Figures the
+engine's and the player's docstrings cite"), which proposes the thresholds that split the
+solvable deals nearest to thirds.
 """
 
 import random

@@ -13,7 +13,7 @@ import numpy as np
 from solver import reference
 from solver.board import Board
 from solver.engine import greedy_play, player_moves
-from solver.engine.layout import MAX_MOVES as MOVE_BUFFER
+from solver.engine.layout import MOVE_LIST_SIZE
 from solver.errors import YukonError
 from solver.packing import decode, pack
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS_WORTH_PLAYING, Decision, reason_for
@@ -22,7 +22,7 @@ from solver.player.view import View, world_of
 from solver.reference import Move
 from solver.rules import Rules
 
-MAX_MOVES = 1000
+GAME_MOVES = 1000  # the default cap on a game's length
 
 
 def view_state(view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -38,8 +38,8 @@ def ranked_moves(view: View) -> list[tuple[int, Move]]:
     """Every move the greedy player considers, with its score, best first (equal scores
     in generation order)."""
     masked, params = view_state(view)
-    moves = np.empty(MOVE_BUFFER, dtype=np.int64)
-    scores = np.empty(MOVE_BUFFER, dtype=np.int64)
+    moves = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
+    scores = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
     count = greedy_play.score_all(masked, params, greedy_play.NO_MOVE, moves, scores)
     ranked = [(int(scores[at]), decode(int(moves[at]))) for at in range(count)]
     return sorted(ranked, key=lambda pair: -pair[0])
@@ -48,8 +48,8 @@ def ranked_moves(view: View) -> list[tuple[int, Move]]:
 def choose(view: View, seed: int) -> Move | None:
     """The greedy move for a view (None when no move is worth playing or none is legal)."""
     masked, params = view_state(view)
-    moves = np.empty(MOVE_BUFFER, dtype=np.int64)
-    scores = np.empty(MOVE_BUFFER, dtype=np.int64)
+    moves = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
+    scores = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
     rng = np.array([seed], dtype=np.uint64)
     move = greedy_play.choose(masked, params, greedy_play.NO_MOVE, rng, moves, scores)
     return None if move == greedy_play.NO_MOVE else decode(int(move))
@@ -59,7 +59,7 @@ def choose(view: View, seed: int) -> Move | None:
 class Greedy:
     """The fast rule-based player (scores in ``engine.greedy_play``); ``max_moves`` caps a game."""
 
-    max_moves: int = MAX_MOVES
+    max_moves: int = GAME_MOVES
     name: str = "greedy"
 
     def __post_init__(self):

@@ -31,7 +31,7 @@ from solver.board import Board
 from solver.interrupts import passing_ctrl_c_on
 from solver.notation import replay_tokens
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
-from solver.player.greedy import Greedy, check_positive, ranked_moves
+from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
 from solver.reference import Move
@@ -60,7 +60,7 @@ class Sampling:
 
     samples: int = 16
     max_nodes: int = 10_000
-    max_moves: int = 1000
+    max_moves: int = GAME_MOVES
     plan_plies: int = 0
     name: str = "sampling"
 
