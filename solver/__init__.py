@@ -8,7 +8,7 @@ solve or a hint needs it.
 
 from importlib import import_module
 
-__version__ = "0.1.0"
+from solver.version import __version__
 
 __all__ = [
     "__version__",

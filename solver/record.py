@@ -18,11 +18,11 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
-import solver
 from solver.errors import YukonError
 from solver.formats import RECORD, check_format, stamped
 from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
+from solver.version import __version__
 
 STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
 DECIDED = (SOLVED, UNSOLVABLE)
@@ -160,7 +160,7 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
         "board": board_text,
         "time_limit": finite_or_none(limits.time_limit),
         "max_nodes": limits.max_nodes,
-        "solver_version": solver.__version__,
+        "solver_version": __version__,
         "finished_at": now_text(),
     }
 

@@ -7,13 +7,13 @@ the one judge of it, used both before an entry is written and by ``yukon catalog
 from dataclasses import dataclass
 from datetime import date
 
-import solver
 from solver.errors import YukonError
 from solver.notation import final_position
 from solver.numbering import deal_board
 from solver.reference import IllegalMove, is_won
 from solver.result import TIER_NAMES
 from solver.rules import Rules
+from solver.version import __version__
 
 FIELDS = {
     "variant": str,
@@ -80,7 +80,7 @@ def make_entry(rated: RatedDeal, since: date) -> dict:
         "seed": rated.seed,
         "failures": rated.failures,
         "tier": rated.tier,
-        "solver_version": solver.__version__,
+        "solver_version": __version__,
         "since": since.isoformat(),
     }
 

@@ -12,13 +12,13 @@ import signal
 import stat
 from pathlib import Path
 
-import solver
 from solver.atomic import replace_file
 from solver.catalogue.epochs import SCHEDULE_MANIFEST_VERSION, schedule_json
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
 from solver.result import TIER_NAMES
 from solver.rules import VARIANTS
+from solver.version import __version__
 
 FORMAT = "yukon-catalogue"
 MANIFEST_FORMAT = "yukon-catalogue-manifest"
@@ -32,7 +32,7 @@ MAX_FILE_BYTES = 64 << 20
 
 def shipped_directory() -> Path:
     """The catalogues installed with the package (the top-level folder ``catalogue/``)."""
-    return Path(solver.__file__).parent / "catalogue_data"
+    return Path(__file__).parent.parent / "catalogue_data"
 
 
 def catalogue_name(variant: str, tier: str) -> str:
@@ -149,7 +149,7 @@ def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
         "tier": catalogue["tier"],
         "count": len(catalogue["entries"]),
         "valid_with_foundation_return": VALID_WITH_FOUNDATION_RETURN,
-        "solver_version": solver.__version__,
+        "solver_version": __version__,
         "sha256": sha256,
     }
 

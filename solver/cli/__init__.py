@@ -14,10 +14,10 @@ from contextlib import suppress
 
 import click
 
-from solver import __version__
 from solver.cli.statuses import add_exit_statuses
 from solver.errors import YukonError, clipped, error_line, first_line
 from solver.interrupts import exit_status
+from solver.version import __version__
 
 COMMAND_MODULES = ("deals", "solving", "results", "player", "catalogue")
 CONTEXT = {"help_option_names": ["-h", "--help"]}

@@ -13,10 +13,10 @@ import signal
 import time
 from contextlib import contextmanager, suppress
 
-import solver
 from solver.errors import YukonError, error_line
 from solver.interrupts import POLL_SECONDS
 from solver.runs.work import Work, exception_reason, run_task
+from solver.version import __version__
 
 # Deals in flight per Dask worker thread (each deal is its own task).
 DASK_QUEUED = 2
@@ -58,7 +58,7 @@ def dask_client(distributed, address: str, jobs: int):
 
 def solver_version() -> str:
     """Run on every Dask worker: the version of the solver it imports."""
-    return solver.__version__
+    return __version__
 
 
 def check_dask_workers(client, address: str) -> None:
@@ -70,11 +70,9 @@ def check_dask_workers(client, address: str) -> None:
         raise YukonError(
             f"Dask workers at {address} cannot run yukon-solver: {exception_reason(error)}"
         ) from None
-    others = sorted({version for version in versions.values() if version != solver.__version__})
+    others = sorted({version for version in versions.values() if version != __version__})
     if others:
-        raise YukonError(
-            f"Dask workers at {address} run yukon-solver {', '.join(others)}, not {solver.__version__}"
-        )
+        raise YukonError(f"Dask workers at {address} run yukon-solver {', '.join(others)}, not {__version__}")
 
 
 def run_dask(client, cluster, queued, deals, work: Work, on_answer, stop) -> bool:

@@ -9,7 +9,6 @@ games are stored, ``check_line`` replays each on the reference engine.
 import json
 from dataclasses import asdict, dataclass
 
-import solver
 from solver.notation import final_position
 from solver.numbering import deal_board
 from solver.player import difficulty
@@ -19,6 +18,7 @@ from solver.record import now_text
 from solver.reference import is_won
 from solver.rules import Rules
 from solver.store.player_rows import Play, Rating
+from solver.version import __version__
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def play_row(game: PlayRecord, series: PlaySeries, run: int) -> Play:
         won=game.won,
         moves=game.moves,
         line=game.line,
-        solver_version=solver.__version__,
+        solver_version=__version__,
         finished_at=now_text(),
     )
 
@@ -106,7 +106,7 @@ def rating_row(deal: int, rating: difficulty.Rating, rules: Rules, numbering: st
         numbering=numbering,
         deal=deal,
         **asdict(rating),
-        solver_version=solver.__version__,
+        solver_version=__version__,
         rated_at=now_text(),
     )
 

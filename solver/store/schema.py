@@ -17,13 +17,13 @@ import typing
 from dataclasses import fields
 from pathlib import Path
 
-import solver
 from solver.errors import YukonError, first_line
 from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
 from solver.rules import Rules
 from solver.store.connection import translated
 from solver.store.player_rows import TIER_NAMES, Play, Rating
 from solver.store.tables import RULE_SET_COLUMNS
+from solver.version import __version__
 
 FORMAT = "yukon-solver results"
 SCHEMA_VERSION = "3"
@@ -166,7 +166,7 @@ def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> 
         "foundation_return": "1" if rules.foundation_return else "0",
         "numbering": numbering,
         "created_at": now_text(),
-        "created_by": f"yukon-solver {solver.__version__}",
+        "created_by": f"yukon-solver {__version__}",
     }
     connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
     return meta
