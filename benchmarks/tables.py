@@ -87,7 +87,7 @@ def store_commands(source: dict) -> list[str]:
             Rules(**source["rules"]),
             numbering=source["numbering"],
             max_nodes=nodes,
-            time_limit=limit,
+            time_limit=float("inf") if limit is None else limit,  # None: the run had no time limit
             retry_unknown=index > 0,
             out=source["store"],
         )
