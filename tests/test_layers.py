@@ -37,6 +37,8 @@ RANKS = {
     "solver.stats": 0,
     "solver.interrupts": 0,
     "solver.atomic": 0,
+    "solver.formats": 0,
+    "solver.version": 0,
     "solver.engine": 0,
 }
 

@@ -108,7 +108,9 @@ def test_export_jsonl(yukon_store, tmp_path, capsys):
     lines = out.read_text().splitlines()
     objects = [json.loads(line) for line in lines]
     assert [item["deal"] for item in objects] == list(YUKON_DEALS)
-    assert list(objects[0])[:7] == [
+    assert list(objects[0])[:9] == [
+        "format",
+        "format_version",
         "variant",
         "foundation_return",
         "numbering",
