@@ -14,9 +14,16 @@ from pathlib import Path
 
 import click
 
-from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
+from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import daily_entry
-from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
+from solver.cli.options import (
+    limits_options,
+    numbering_option,
+    parse_deal_number,
+    return_option,
+    rules_options,
+    variant_option,
+)
 from solver.errors import YukonError
 from solver.result import TIER_NAMES
 
@@ -54,7 +61,7 @@ def catalogue():
 
 
 @catalogue.command()
-@variant_option
+@rules_options
 @numbering_option
 @tier_option
 @click.option("--count", type=click.IntRange(min=1), default=1000, show_default=True, help="Entries wanted.")
@@ -62,7 +69,13 @@ def catalogue():
     "--from",
     "store_path",
     type=click.Path(dir_okay=False),
-    help="Results store (made without foundation return) to take deals from [runs/VARIANT.db].",
+    help="Results store of the rule set to take deals from [runs/RULESET.db, e.g. runs/yukon-return.db].",
+)
+@click.option(
+    "--ladder",
+    "ladder_path",
+    type=click.Path(dir_okay=False),
+    help="The ladder's games, read and grown [runs/RULESET.ladder.jsonl] (where the ladder is calibrated).",
 )
 @click.option(
     "--deals", "deal_range", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
@@ -81,11 +94,12 @@ def catalogue():
     help="Seconds of IDA* for a shorter line (0: none; dropped once it stops paying).",
 )
 def build(
-    variant,
+    rules,
     numbering,
     tier,
     count,
     store_path,
+    ladder_path,
     deal_range,
     directory,
     since,
@@ -93,11 +107,12 @@ def build(
     jobs,
     minimal_seconds,
 ):
-    """Grow the VARIANT-TIER catalogue to COUNT entries, keeping what is there, from the
-    solved deals of a results store, rated by the player's reference greedy (R = 16 runs).
+    """Grow the catalogue of the rule set and TIER to COUNT entries, keeping what is there,
+    from the solved deals of a results store of that rule set, scored by the difficulty
+    ladder where it is calibrated (else rated by the greedy player's R = 16 runs).
 
-    Lines are found without foundation return, so each is valid with it on or off."""
-    from solver.catalogue.build import build_catalogue
+    A line found with --foundation-return may use it; its catalogue says so."""
+    from solver.catalogue.build import Shelf, build_catalogue
     from solver.catalogue.candidates import (
         Shortener,
         check_store,
@@ -105,24 +120,38 @@ def build(
         solved_records,
         tier_candidates,
     )
+    from solver.catalogue.ladder_games import LadderGames
+    from solver.player.difficulty import LADDER_CALIBRATION, model_header
     from solver.ranges import parse_range
 
-    store = Path(store_path or f"runs/{variant}.db")
+    name = rule_set_name(rules.variant, rules.foundation_return, numbering)
+    store = Path(store_path or f"runs/{name}.db")
     deals = parse_range(deal_range, numbering) if deal_range else None
     if deals is not None:
-        solve_missing(store, variant, numbering, deals, limits.time_limit, jobs)
-    check_store(store, variant, numbering)
+        solve_missing(store, rules, numbering, deals, limits.time_limit, jobs)
+    check_store(store, rules, numbering)
+    calibrated = rules.label() in LADDER_CALIBRATION
+    ladder = (
+        LadderGames(Path(ladder_path or f"runs/{name}.ladder.jsonl"), rules, numbering)
+        if calibrated
+        else None
+    )
+    model = model_header(rules.label()) if calibrated else None
+    shelf = Shelf(rules.variant, tier, rules.foundation_return, numbering, model)
     shortener = Shortener(minimal_seconds)
     folder, today = catalogue_directory(directory), date.today()
     records = solved_records(store, deals)
-    with closing(tier_candidates(records, variant, numbering, tier, shortener)) as candidates:
-        report = build_catalogue(candidates, folder, variant, tier, count, today, since and parse_date(since))
+    with closing(tier_candidates(records, rules, numbering, tier, shortener, ladder)) as candidates:
+        report = build_catalogue(candidates, folder, shelf, count, today, since and parse_date(since))
     for reason in report.refused:
         click.echo(f"refused {reason}", err=True)
-    click.echo(f"{report.path}: {report.kept} kept, {report.added} added, {len(report.lengths)} entries")
+    taken = f" (deals {report.taken[0]}-{report.taken[1]})" if report.taken else ""
+    click.echo(
+        f"{report.path}: {report.kept} kept, {report.added} added{taken}, {len(report.lengths)} entries"
+    )
     if len(report.lengths) < count:
         click.echo(
-            f"only {len(report.lengths)} {variant} {tier} deals in {store}: widen --deals to reach {count}"
+            f"only {len(report.lengths)} {name} {tier} deals in {store}: widen --deals to reach {count}"
         )
     click.echo(
         f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
@@ -158,13 +187,17 @@ def verify(directory):
 @click.command()
 @click.option("--date", "day", help="YYYY-MM-DD [today, local date].")
 @variant_option
+@return_option
+@numbering_option
 @tier_option
 @directory_option
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as one JSON object.")
-def daily(day, variant, tier, directory, as_json):
-    """The deal of the day for a variant and tier (the algorithm is in catalogue/README.md)."""
+def daily(day, variant, foundation_return, numbering, tier, directory, as_json):
+    """The deal of the day for a rule set and tier (the algorithm is in catalogue/README.md);
+    a rule set that has no catalogue is refused in one line."""
     chosen_day = parse_date(day)
-    entry, pick = daily_entry(load_checked(catalogue_directory(directory), variant, tier), chosen_day)
+    shelf = load_checked(catalogue_directory(directory), variant, tier, foundation_return, numbering)
+    entry, pick = daily_entry(shelf, chosen_day)
     if as_json:
         click.echo(json.dumps({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}))
         return
@@ -184,20 +217,18 @@ def daily(day, variant, tier, directory, as_json):
 @click.option("--solve", "then_solve", is_flag=True, help="Solve it when no catalogue holds it.")
 @limits_options(60.0, "Seconds, with --solve.")
 def check(deal, variant, numbering, directory, then_solve, limits):
-    """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
+    """Is deal DEAL in a catalogue of VARIANT (any shipped rule set), and in which tier?"""
     number = parse_deal_number(deal)
     folder = catalogue_directory(directory)
-    for tier in TIER_NAMES:
-        path = folder / catalogue_name(variant, tier)
-        if path.exists() and any(
-            (entry.get("numbering"), entry.get("deal")) == (numbering, number)
-            for entry in read_catalogue(path)["entries"]
-        ):
-            click.echo(
-                f"{variant} {numbering} deal {number}: solvable, in the {tier} catalogue ({path.name})"
-            )
-            return
-    read_manifest(folder)  # a folder that is no catalogue is an error, not "not checked"
+    found = [
+        f"{rule_set_name(*rule_set_of(record))} {record['tier']} ({record['file']})"
+        for record in read_manifest(folder)["files"]
+        if rule_set_of(record)[0::2] == (variant, numbering)
+        and holds(folder / str(record.get("file")), number)
+    ]
+    if found:
+        click.echo(f"{variant} {numbering} deal {number}: solvable, in the catalogues {', '.join(found)}")
+        return
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
         return
@@ -209,6 +240,11 @@ def check(deal, variant, numbering, directory, then_solve, limits):
     with passing_ctrl_c_on():
         result = solve_position(deal_board(variant, number, numbering), Rules(variant), limits)
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {result.status}")
+
+
+def holds(path: Path, number: int) -> bool:
+    """Does the catalogue file ``path`` (listed in its manifest) hold deal ``number``?"""
+    return path.exists() and any(entry.get("deal") == number for entry in read_catalogue(path)["entries"])
 
 
 COMMANDS = (catalogue, daily, check)

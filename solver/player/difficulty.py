@@ -28,9 +28,13 @@ them: the tiers order the deals, but Milligan has few hard ones for this player.
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
+from solver.player.ladder import GATE, LADDER
+from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
 from solver.rules import Rules
 from solver.solve import solve_position
@@ -110,3 +114,66 @@ def rate(
     return rate_solved(
         board, rules, solve_position(board, rules, limits or Limits(time_limit=10.0)), runs, seed
     )
+
+
+# The ladder's calibration per rule set (``Rules.label()``): each rung's skill (logits, in
+# ``ladder.LADDER`` order) and the difficulty thresholds (easy at most, normal at most;
+# above: hard). From ``benchmarks/bench_ladder.py calibrate`` (figures in
+# ``benchmarks/results/ladder_<rule set>.json``): the thresholds are the thirds of the
+# calibration deals' difficulties, so each tier holds about a third of the solvable deals.
+LADDER_CALIBRATION: dict[str, dict] = {}
+
+
+@dataclass(frozen=True)
+class LadderRating:
+    """A deal's difficulty (logits; higher is harder) with its standard error, from the
+    ladder's ``(wins, games)`` per rung, and the tier its thresholds put it in."""
+
+    results: tuple[tuple[int, int], ...]
+    difficulty: float
+    standard_error: float
+    tier: str
+
+
+def calibration(label: str) -> dict:
+    """The ladder calibration of the rule set ``label``; YukonError when it has none."""
+    if label not in LADDER_CALIBRATION:
+        raise YukonError(
+            f"the difficulty ladder is not calibrated for {label} "
+            f"(calibrated: {', '.join(LADDER_CALIBRATION) or 'none'})"
+        )
+    return LADDER_CALIBRATION[label]
+
+
+def ladder_tier(difficulty: float, thresholds) -> str:
+    """The first tier whose threshold the difficulty does not exceed (above all: the last)."""
+    return TIER_NAMES[sum(difficulty > most for most in thresholds)]
+
+
+def ladder_rating(results, model: dict) -> LadderRating:
+    """The rating of a deal from the ladder's ``results`` under ``model`` (a calibration,
+    or a catalogue's ``difficulty_model``): its difficulty fitted with the skills held."""
+    wins = np.array([[won for won, _games in results]], dtype=float)
+    games = np.array([[played for _won, played in results]], dtype=float)
+    fit = fit_rasch(wins, games, skill=np.array(model["skills"], dtype=float))
+    difficulty, error = round(float(fit.difficulty[0]), 3), round(float(fit.standard_error[0]), 3)
+    tier = ladder_tier(difficulty, model["thresholds"])
+    return LadderRating(tuple(tuple(pair) for pair in results), difficulty, error, tier)
+
+
+def model_header(label: str) -> dict:
+    """The ``difficulty_model`` a catalogue file states: the model, its prior, the rungs
+    with their skills, and the thresholds; enough to recompute every entry's difficulty."""
+    model = calibration(label)
+    rungs = [
+        {"name": rung.name, "policy": rung.policy, "settings": dict(rung.settings), "games": rung.games}
+        for rung in LADDER
+    ]
+    return {
+        "model": "rasch",
+        "prior_sd": PRIOR_SD,
+        "gate": GATE,
+        "rungs": rungs,
+        "skills": list(model["skills"]),
+        "thresholds": list(model["thresholds"]),
+    }
