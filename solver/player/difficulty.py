@@ -38,6 +38,7 @@ from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
 from solver.rules import Rules
 from solver.solve import solve_position
+from solver.store.player_rows import RatingFigures as Rating
 
 MIN_RUNS = 16
 TIERS = {
@@ -46,23 +47,6 @@ TIERS = {
     "russian": (0.0, 0.9375),
     "milligan": (0.0, 0.125),
 }
-
-
-@dataclass(frozen=True)
-class Rating:
-    """``tier`` is easy, normal or hard, or None when the deal is not proved solvable."""
-
-    runs: int
-    seed: int
-    failures: int
-    tier: str | None
-    status: str
-    thoughtful_length: int | None
-    solver_nodes: int
-
-    @property
-    def failure_rate(self) -> float:
-        return self.failures / self.runs
 
 
 def run_seeds(seed: int, runs: int) -> list[int]:
