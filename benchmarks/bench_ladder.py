@@ -66,8 +66,16 @@ def ladder_results(args) -> dict[int, tuple]:
 
 
 def thirds(difficulty: np.ndarray) -> list[float]:
-    """The thresholds (3 places) between the thirds of the difficulties."""
-    return [round(float(np.quantile(difficulty, q)), 3) for q in (1 / 3, 2 / 3)]
+    """The thresholds (3 places) between the thirds of the difficulties: each halfway from
+    the value at the third to the next larger value, so that no deal lies near one (deals
+    with the same games share one difficulty, and a rounding must not change a tier)."""
+    values = np.unique(np.round(difficulty, 3))
+    thresholds = []
+    for q in (1 / 3, 2 / 3):
+        at = np.searchsorted(values, np.quantile(np.round(difficulty, 3), q), side="right") - 1
+        above = values[min(at + 1, len(values) - 1)]
+        thresholds.append(round(float((values[at] + above) / 2), 3))
+    return thresholds
 
 
 def calibrate(args, results: dict[int, tuple]) -> dict:

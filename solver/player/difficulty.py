@@ -105,7 +105,9 @@ def rate(
 # above: hard). From ``benchmarks/bench_ladder.py calibrate`` (figures in
 # ``benchmarks/results/ladder_<rule set>.json``): the thresholds are the thirds of the
 # calibration deals' difficulties, so each tier holds about a third of the solvable deals.
-LADDER_CALIBRATION: dict[str, dict] = {}
+LADDER_CALIBRATION: dict[str, dict] = {
+    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.75)},
+}
 
 
 @dataclass(frozen=True)
