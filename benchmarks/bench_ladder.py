@@ -11,8 +11,8 @@ solved deals in deal order, one JSON line a deal in ``--ladder`` (run it again t
 and difficulties together, and takes the thirds of the difficulties as the tier thresholds;
 it reports the share of deals per tier and each rung's win rate there (intervals clustered
 by deal), writes ``benchmarks/results/ladder_<rule set>.json`` and the score distribution
-``ladder_<rule set>.png``, and prints the ``LADDER_CALIBRATION`` entry for
-``solver/player/difficulty.py``.
+``ladder_<rule set>.png``, and writes the rule set's skills and thresholds into
+``solver/player/ladder_calibration.py`` (what ``yukon catalogue build`` scores with).
 """
 
 import argparse
@@ -23,11 +23,14 @@ import numpy as np
 from common import command_line, machine_info, now, write_json
 from plots import TIER_COLOURS, load_pyplot, save
 
+from solver.atomic import replace_file
 from solver.catalogue.candidates import solved_records
 from solver.catalogue.ladder_games import LadderGames
 from solver.numbering import deal_board
+from solver.player import ladder_calibration as calibration_module
 from solver.player.difficulty import ladder_tier
 from solver.player.ladder import LADDER
+from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import TIER_NAMES
 from solver.rules import Rules
@@ -156,8 +159,25 @@ def main() -> None:
         {"benchmark": "bench_ladder", "command": command_line(), "date": now(), "machine": machine_info()}
         | figures,
     )
-    entry = {"skills": tuple(figures["skills"].values()), "thresholds": tuple(figures["thresholds"])}
-    print(f'    "{figures["rule_set"]}": {entry},')
+    calibrations = LADDER_CALIBRATION | {
+        figures["rule_set"]: {
+            "skills": tuple(figures["skills"].values()),
+            "thresholds": tuple(figures["thresholds"]),
+        }
+    }
+    write_calibration(calibrations)
+    print(f"{figures['rule_set']}: {calibrations[figures['rule_set']]} -> {calibration_module.__file__}")
+
+
+def write_calibration(calibrations: dict) -> None:
+    """Rewrite ``solver/player/ladder_calibration.py`` with ``calibrations``, its docstring kept."""
+    path = Path(calibration_module.__file__)
+    lines = [
+        f'    "{label}": {{"skills": {tuple(entry["skills"])}, "thresholds": {tuple(entry["thresholds"])}}},'
+        for label, entry in sorted(calibrations.items())
+    ]
+    text = f'"""{calibration_module.__doc__}"""\n\nLADDER_CALIBRATION = {{\n' + "\n".join(lines) + "\n}\n"
+    replace_file(path, text.encode("utf-8"))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ use it, and its catalogue says so. Deals of the range that the store has not dec
 solved into it first (``solver.runs``, with its progress bar).
 """
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,29 +96,43 @@ class Shortener:
 
 
 def tier_candidates(
-    records: list[Record], rules: Rules, numbering: str, tier: str, shortener: Shortener, ladder=None
-) -> Iterator[RatedDeal]:
-    """The solved ``records`` whose tier is ``tier``, each with its shortest line found
-    (progress on stderr). The tier is the ladder's (``ladder``: a
-    ``ladder_games.LadderGames`` of the rule set, whose calibration ``model`` it holds),
-    or without one the greedy rating's (R = ``MIN_RUNS`` runs)."""
+    records: list[Record],
+    rules: Rules,
+    numbering: str,
+    wanted: dict[str, int],
+    shortener: Shortener,
+    ladder=None,
+) -> list[RatedDeal]:
+    """The first solved ``records`` of each tier, up to ``wanted[tier]`` of them, each with
+    its shortest line found (progress on stderr); a tier not in ``wanted`` is passed over.
+    The tier is the ladder's (``ladder``: a ``ladder_games.LadderGames`` of the rule set,
+    whose calibration gives the tiers), or without one the greedy rating's (R =
+    ``MIN_RUNS`` runs). Rating stops once every tier has what it wants."""
     model = calibration(rules.label()) if ladder is not None else None
+    wanted, taken = dict(wanted), []
     for record in tqdm(records, desc=f"rating {rules.label()}", unit="deal", leave=False):
+        if not any(wanted.values()):
+            break
         board = deal_board(rules.variant, record.deal, numbering)
         rating = rate_solved(board, rules, record, MIN_RUNS, RATING_SEED)
         scored = ladder_rating(ladder.results(record.deal, board), model) if model else None
-        if (scored or rating).tier != tier:
+        tier = (scored or rating).tier
+        if not wanted.get(tier):
             continue
-        yield RatedDeal(
-            variant=rules.variant,
-            numbering=numbering,
-            deal=record.deal,
-            board=board.to_text(),
-            solution=shortener.line(board, rules, record.solution),
-            runs=rating.runs,
-            seed=rating.seed,
-            failures=rating.failures,
-            tier=tier,
-            foundation_return=rules.foundation_return,
-            ladder=scored,
+        wanted[tier] -= 1
+        taken.append(
+            RatedDeal(
+                variant=rules.variant,
+                numbering=numbering,
+                deal=record.deal,
+                board=board.to_text(),
+                solution=shortener.line(board, rules, record.solution),
+                runs=rating.runs,
+                seed=rating.seed,
+                failures=rating.failures,
+                tier=tier,
+                foundation_return=rules.foundation_return,
+                ladder=scored,
+            )
         )
+    return taken

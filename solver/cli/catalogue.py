@@ -8,7 +8,6 @@ import json
 import statistics
 import sys
 from collections import Counter
-from contextlib import closing
 from datetime import date
 from pathlib import Path
 
@@ -63,7 +62,13 @@ def catalogue():
 @catalogue.command()
 @rules_options
 @numbering_option
-@tier_option
+@click.option(
+    "--tier",
+    type=click.Choice((*TIER_NAMES, "all")),
+    default=TIER_NAMES[0],
+    show_default=True,
+    help="The tier to grow, or all three from one pass over the deals.",
+)
 @click.option("--count", type=click.IntRange(min=1), default=1000, show_default=True, help="Entries wanted.")
 @click.option(
     "--from",
@@ -137,12 +142,23 @@ def build(
         else None
     )
     model = model_header(rules.label()) if calibrated else None
-    shelf = Shelf(rules.variant, tier, rules.foundation_return, numbering, model)
     shortener = Shortener(minimal_seconds)
     folder, today = catalogue_directory(directory), date.today()
-    records = solved_records(store, deals)
-    with closing(tier_candidates(records, rules, numbering, tier, shortener, ladder)) as candidates:
+    tiers = TIER_NAMES if tier == "all" else (tier,)
+    wanted = dict.fromkeys(tiers, count)
+    candidates = tier_candidates(solved_records(store, deals), rules, numbering, wanted, shortener, ladder)
+    for shelf_tier in tiers:
+        shelf = Shelf(rules.variant, shelf_tier, rules.foundation_return, numbering, model)
         report = build_catalogue(candidates, folder, shelf, count, today, since and parse_date(since))
+        tell_build(report, count, f"{name} {shelf_tier}", store)
+    click.echo(
+        f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
+        f"{shortener.moves_saved} moves saved"
+    )
+
+
+def tell_build(report, count: int, what: str, store: Path) -> None:
+    """What a build of one tier did: refusals, counts, the deals taken, solution lengths."""
     for reason in report.refused:
         click.echo(f"refused {reason}", err=True)
     taken = f" (deals {report.taken[0]}-{report.taken[1]})" if report.taken else ""
@@ -150,13 +166,7 @@ def build(
         f"{report.path}: {report.kept} kept, {report.added} added{taken}, {len(report.lengths)} entries"
     )
     if len(report.lengths) < count:
-        click.echo(
-            f"only {len(report.lengths)} {name} {tier} deals in {store}: widen --deals to reach {count}"
-        )
-    click.echo(
-        f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
-        f"{shortener.moves_saved} moves saved"
-    )
+        click.echo(f"only {len(report.lengths)} {what} deals in {store}: widen --deals to reach {count}")
     click.echo(length_summary(report.lengths))
 
 

@@ -34,6 +34,7 @@ from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
 from solver.player.ladder import GATE, LADDER
+from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
 from solver.rules import Rules
@@ -98,16 +99,6 @@ def rate(
     return rate_solved(
         board, rules, solve_position(board, rules, limits or Limits(time_limit=10.0)), runs, seed
     )
-
-
-# The ladder's calibration per rule set (``Rules.label()``): each rung's skill (logits, in
-# ``ladder.LADDER`` order) and the difficulty thresholds (easy at most, normal at most;
-# above: hard). From ``benchmarks/bench_ladder.py calibrate`` (figures in
-# ``benchmarks/results/ladder_<rule set>.json``): the thresholds are the thirds of the
-# calibration deals' difficulties, so each tier holds about a third of the solvable deals.
-LADDER_CALIBRATION: dict[str, dict] = {
-    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.75)},
-}
 
 
 @dataclass(frozen=True)
