@@ -1,5 +1,16 @@
-"""Difficulty: how often a fixed reference player who cannot peek (greedy) fails a deal
-that the solver proved solvable.
+"""Difficulty of a deal the solver proved solvable, for players who cannot peek: the
+ladder's score, and the greedy rating it grew from.
+
+**The ladder score** (``ladder_rating``; what a catalogue of a calibrated rule set ships):
+the rungs of ``ladder.LADDER`` (greedy, 32 games a deal; sampling with 2 samples and 500
+nodes, one game on the deals greedy won at most a quarter of the time) play the deal, and
+a Rasch fit (``rasch``) with the rule set's calibrated skills (``ladder_calibration``)
+turns their wins into one difficulty in logits, with its standard error; the tier is a
+threshold on it, calibrated per rule set on the thirds of its solvable deals
+(``benchmarks/bench_ladder.py calibrate``). The ladder's games of a deal are fixed by the
+deal, so the same version and deal always give the same score.
+
+**The greedy rating** (``rate``, ``yukon rate``, release 0.1.0's catalogues):
 
 A rating plays the greedy player ``runs`` times (R >= 16 for a catalogue) from the deal's
 opening, with seeds drawn from ``seed``; its score is the failure rate, and the tier is a
