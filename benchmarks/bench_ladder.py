@@ -4,6 +4,13 @@
         --store runs/yukon-kpat.db --ladder runs/yukon-kpat.ladder.jsonl --count 3000
     python benchmarks/bench_ladder.py calibrate --variant yukon --numbering kpat \
         --store runs/yukon-kpat.db --ladder runs/yukon-kpat.ladder.jsonl --count 3000
+    python benchmarks/bench_ladder.py seeds --variant yukon --count 40
+
+``seeds`` takes the first ``--count`` solvable deals that release 0.1.0's rating (16 greedy
+games, the same seeds for every deal) failed exactly 8 times
+(``benchmarks/results/player_calibration_<variant>.jsonl``), and counts the failures of
+those same 16 seeds again and of the ladder's 32 per-deal seeds
+(``ladder_seeds_<variant>.json``).
 
 ``play`` plays the ladder (``solver.player.ladder.LADDER``) on the store's first ``--count``
 solved deals in deal order, one JSON line a deal in ``--ladder`` (run it again to resume).
@@ -16,6 +23,7 @@ by deal), writes ``benchmarks/results/ladder_<rule set>.json`` and the score dis
 """
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -28,8 +36,9 @@ from solver.catalogue.candidates import solved_records
 from solver.catalogue.ladder_games import LadderGames
 from solver.numbering import deal_board
 from solver.player import ladder_calibration as calibration_module
-from solver.player.difficulty import ladder_tier
-from solver.player.ladder import LADDER
+from solver.player.difficulty import ladder_tier, run_seeds
+from solver.player.greedy import Greedy
+from solver.player.ladder import LADDER, deal_seeds
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import TIER_NAMES
@@ -43,12 +52,12 @@ def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("step", choices=("play", "calibrate"))
+    parser.add_argument("step", choices=("play", "calibrate", "seeds"))
     parser.add_argument("--variant", required=True)
     parser.add_argument("--foundation-return", action="store_true")
     parser.add_argument("--numbering", default="pysol")
-    parser.add_argument("--store", type=Path, required=True)
-    parser.add_argument("--ladder", type=Path, required=True)
+    parser.add_argument("--store", type=Path)
+    parser.add_argument("--ladder", type=Path)
     parser.add_argument("--count", type=int, required=True, help="Solved deals, the first in deal order.")
     return parser.parse_args()
 
@@ -146,8 +155,27 @@ def plot(figures: dict, path: Path) -> None:
     save(pyplot, figure, path)
 
 
+def seeds(args) -> None:
+    """Failures of the deals release 0.1.0 failed 8 of 16 times: same seeds, per-deal seeds."""
+    rows = [json.loads(line) for line in (RESULTS / f"player_calibration_{args.variant}.jsonl").open()]
+    deals = [row["deal"] for row in rows if row.get("status") == "solved" and row.get("failures") == 8]
+    rules, greedy = Rules(args.variant), Greedy()
+    same, fresh = [], []
+    for deal in deals[: args.count]:
+        board = deal_board(args.variant, deal)
+        same.append(16 - sum(greedy.wins(board, rules, run_seeds(0, 16))))
+        fresh.append(32 - sum(greedy.wins(board, rules, deal_seeds("greedy", deal, 32))))
+    figures = {"deals": deals[: args.count], "same_16_seeds": same, "per_deal_32_seeds": fresh}
+    print(f"same 16 seeds: {sorted(same)}\nper-deal 32 seeds: {sorted(fresh)}")
+    write_json(
+        RESULTS / f"ladder_seeds_{args.variant}.json", {"command": command_line(), "date": now()} | figures
+    )
+
+
 def main() -> None:
     args = arguments()
+    if args.step == "seeds":
+        return seeds(args)
     results = ladder_results(args)
     if args.step == "play":
         return
