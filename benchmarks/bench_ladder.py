@@ -78,16 +78,16 @@ def ladder_results(args) -> dict[int, tuple]:
 
 
 def thirds(difficulty: np.ndarray) -> list[float]:
-    """The thresholds (3 places) between the thirds of the difficulties: each halfway from
-    the value at the third to the next larger value, so that no deal lies near one (deals
-    with the same games share one difficulty, and a rounding must not change a tier)."""
-    values = np.unique(np.round(difficulty, 3))
-    thresholds = []
-    for q in (1 / 3, 2 / 3):
-        at = np.searchsorted(values, np.quantile(np.round(difficulty, 3), q), side="right") - 1
-        above = values[min(at + 1, len(values) - 1)]
-        thresholds.append(round(float((values[at] + above) / 2), 3))
-    return thresholds
+    """The thresholds (3 places) nearest the thirds of the difficulties, each halfway
+    between two neighbouring values, so that no deal lies near one (deals with the same
+    games share one difficulty, and a rounding must not change a tier). Where a third
+    falls inside such a group, the group goes whole to the side that leaves the shares
+    nearer a third."""
+    rounded = np.round(difficulty, 3)
+    values = np.unique(rounded)
+    cuts = (values[:-1] + values[1:]) / 2  # every threshold that splits two neighbours
+    below = np.array([(rounded <= cut).mean() for cut in cuts])
+    return [round(float(cuts[np.argmin(np.abs(below - q))]), 3) for q in (1 / 3, 2 / 3)]
 
 
 def calibrate(args, results: dict[int, tuple]) -> dict:

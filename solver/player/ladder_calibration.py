@@ -6,5 +6,6 @@ difficulties. The calibration's figures are in ``benchmarks/results/ladder_<rule
 """
 
 LADDER_CALIBRATION = {
-    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.75)},
+    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.514)},
+    "yukon": {"skills": (-2.027, 0.918), "thresholds": (-1.559, 2.277)},
 }
