@@ -6,7 +6,7 @@ import json
 from datetime import date
 
 import pytest
-from click.testing import CliRunner
+from test_catalogue import run
 
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.candidates import solve_missing, solved_records
@@ -21,7 +21,6 @@ from solver.catalogue.files import (
     shipped_directory,
 )
 from solver.catalogue.verify import verify_directory
-from solver.cli import main
 from solver.errors import YukonError
 from solver.player.difficulty import ladder_rating
 from solver.ranges import DealRange
@@ -37,12 +36,6 @@ MODEL = {
     "skills": [0.5],
     "thresholds": [0.0, 1.0],
 }
-
-
-def run(*args: str):
-    result = CliRunner().invoke(main, list(args), prog_name="yukon")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 @pytest.fixture(scope="module")
