@@ -36,7 +36,7 @@ def test_every_shipped_catalogue_is_valid(name):
 
 
 def test_the_catalogue_schema_refuses_what_verify_would():
-    catalogue = json.loads((shipped_directory() / shipped_files()[0]).read_text(encoding="utf-8"))
+    catalogue = json.loads((shipped_directory() / "yukon-easy.json").read_text(encoding="utf-8"))
     check = validator("catalogue.schema.json")
     entry = catalogue["entries"][0]
     for broken in (
@@ -48,6 +48,15 @@ def test_the_catalogue_schema_refuses_what_verify_would():
         {key: value for key, value in entry.items() if key != "board"},
     ):
         assert not check.is_valid(catalogue | {"entries": [broken]}), broken
+
+
+def test_the_catalogue_schema_wants_a_score_with_its_games():
+    catalogue = json.loads((shipped_directory() / "milligan-hard.json").read_text(encoding="utf-8"))
+    check = validator("catalogue.schema.json")
+    entry = catalogue["entries"][0]
+    assert check.is_valid(catalogue | {"entries": [entry]})
+    assert not check.is_valid(catalogue | {"entries": [{k: v for k, v in entry.items() if k != "ladder"}]})
+    assert not check.is_valid(catalogue | {"difficulty_model": {"model": "elo"}})
 
 
 def test_the_manifest_schema_refuses_a_path_elsewhere():
