@@ -52,7 +52,7 @@ from solver.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.runs.summary import summarize
 from solver.solve import solve_position
-from solver.stats import percentile, rate_entry
+from solver.stats import clustered_rate_entry, percentile
 from solver.store import Store
 
 RESULTS = Path(__file__).parent / "results"
@@ -231,12 +231,17 @@ def store_runs(args) -> None:
 
 
 def greedy_on_sampled_deals(store_path) -> dict:
-    """The greedy games' win rate (95% Wilson) on the deals the sampling policy played."""
+    """The greedy games' win rate on the deals the sampling policy played, its 95% interval
+    clustered by deal (a deal's games are alike)."""
     with Store.open_existing(store_path) as store:
         plays = store.plays()
     sampled = {play.deal for play in plays if play.policy == "sampling"}
-    greedy = [play.won for play in plays if play.policy == "greedy" and play.deal in sampled]
-    return rate_entry(sum(greedy), len(greedy)) | {"sampled_deals": len(sampled)}
+    per_deal: dict[int, list[int]] = {}
+    for play in plays:
+        if play.policy == "greedy" and play.deal in sampled:
+            per_deal.setdefault(play.deal, []).append(play.won)
+    games = [(sum(won), len(won)) for won in per_deal.values()]
+    return clustered_rate_entry(games) | {"sampled_deals": len(sampled)}
 
 
 def core_seconds(step: dict, runs_dir: Path) -> dict:

@@ -27,6 +27,7 @@ __all__ = [
     "Replay",
     "Rules",
     "YukonError",
+    "catalogue_hits",
     "check_deal",
     "daily_deal",
     "deal",

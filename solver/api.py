@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from solver.board import Board, board_from_json
 from solver.board import read_board as read_board_text
-from solver.catalogue.files import catalogue_name, load_checked, read_catalogue, read_manifest
+from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
 from solver.errors import YukonError as YukonError
 from solver.notation import LineMove, line_steps
@@ -29,7 +29,7 @@ from solver.numbering import NUMBERINGS as NUMBERINGS
 from solver.numbering import deal_board
 from solver.record import Record
 from solver.reference import IllegalMove, is_won
-from solver.result import TIER_NAMES, Limits
+from solver.result import Limits
 from solver.rules import VARIANTS as VARIANTS
 from solver.rules import Rules
 from solver.verify import verify_records
@@ -207,12 +207,14 @@ def hint(
 
 @dataclass(frozen=True)
 class CatalogueHit:
-    """Where a catalogue holds a deal: its difficulty ``tier``, the catalogue file ``path``
-    and the ``entry`` (board, solution line, length, difficulty; catalogue/README.md)."""
+    """Where a catalogue holds a deal: its difficulty ``tier``, the catalogue file ``path``,
+    the ``entry`` (board, solution line, length, difficulty; catalogue/README.md) and the
+    ``rule_set`` the file is for (``yukon``, ``yukon-return``, ``yukon-kpat``, ...)."""
 
     tier: str
     path: Path
     entry: dict
+    rule_set: str
 
 
 def catalogue_folder(directory: str | Path | None) -> Path:
@@ -222,28 +224,45 @@ def catalogue_folder(directory: str | Path | None) -> Path:
     return Path(directory) if directory else shipped_directory()
 
 
+def catalogue_hits(
+    number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
+) -> tuple[CatalogueHit, ...]:
+    """Every catalogue of ``variant`` in ``numbering`` (any rule set, shipped or in
+    ``directory``, in manifest order) that holds deal ``number``; empty when none does (then
+    only ``solve_deal`` can tell whether it is solvable). A folder that holds no catalogue is
+    a YukonError."""
+    folder = catalogue_folder(directory)
+    hits = []
+    for record in read_manifest(folder)["files"]:
+        if rule_set_of(record)[0::2] != (variant, numbering):
+            continue
+        path = folder / str(record.get("file"))
+        entries = read_catalogue(path)["entries"] if path.exists() else []
+        for entry in entries:
+            if (entry.get("numbering"), entry.get("deal")) == (numbering, number):
+                hits.append(CatalogueHit(record["tier"], path, entry, rule_set_name(*rule_set_of(record))))
+    return tuple(hits)
+
+
 def check_deal(
     number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
 ) -> CatalogueHit | None:
-    """The catalogue of ``variant`` (shipped, or in ``directory``) that holds deal ``number``,
-    or None when none does (then only ``solve_deal`` can tell whether it is solvable). A
-    folder that holds no catalogue is a YukonError."""
-    folder = catalogue_folder(directory)
-    for tier in TIER_NAMES:
-        path = folder / catalogue_name(variant, tier)
-        if not path.exists():
-            continue
-        for entry in read_catalogue(path)["entries"]:
-            if (entry.get("numbering"), entry.get("deal")) == (numbering, number):
-                return CatalogueHit(tier, path, entry)
-    read_manifest(folder)  # a folder that is no catalogue is an error, not "in none"
-    return None
+    """The first of ``catalogue_hits`` (strict rules before foundation return), or None."""
+    hits = catalogue_hits(number, variant, numbering, directory)
+    return hits[0] if hits else None
 
 
-def load_catalogue(variant: str = "yukon", tier: str = "easy", directory: str | Path | None = None) -> dict:
-    """The ``variant``-``tier`` catalogue (shipped, or in ``directory``) whose checksum matches
-    its manifest: ``format``, ``variant``, ``tier`` and its ``entries`` (catalogue/README.md)."""
-    return load_checked(catalogue_folder(directory), variant, tier)
+def load_catalogue(
+    variant: str = "yukon",
+    tier: str = "easy",
+    directory: str | Path | None = None,
+    foundation_return: bool = False,
+    numbering: str = "pysol",
+) -> dict:
+    """The catalogue of a rule set and tier (shipped, or in ``directory``) whose checksum
+    matches its manifest: ``format``, ``variant``, ``tier`` and its ``entries``
+    (catalogue/README.md). A rule set without one is a YukonError naming those there are."""
+    return load_checked(catalogue_folder(directory), variant, tier, foundation_return, numbering)
 
 
 @dataclass(frozen=True)
@@ -258,10 +277,15 @@ class DailyDeal:
 
 
 def daily_deal(
-    variant: str = "yukon", tier: str = "easy", day: date | None = None, directory: str | Path | None = None
+    variant: str = "yukon",
+    tier: str = "easy",
+    day: date | None = None,
+    directory: str | Path | None = None,
+    foundation_return: bool = False,
+    numbering: str = "pysol",
 ) -> DailyDeal:
-    """The deal of ``day`` (default: today, local date) for ``variant`` and ``tier``, by the
+    """The deal of ``day`` (default: today, local date) for a rule set and ``tier``, by the
     language-neutral schedule of catalogue/README.md."""
     chosen = day or date.today()
-    entry, pick = daily_in(catalogue_folder(directory), variant, tier, chosen)
+    entry, pick = daily_in(catalogue_folder(directory), variant, tier, chosen, foundation_return, numbering)
     return DailyDeal(chosen, entry, pick)

@@ -30,6 +30,23 @@ def rate_entry(wins: int, trials: int) -> dict:
     }
 
 
+def clustered_rate_entry(per_deal: list[tuple[int, int]], z: float = Z_95) -> dict:
+    """A win rate over games grouped by deal, ``per_deal`` holding ``(wins, games)`` of each
+    deal, with a 95% interval that treats deals, not games, as the independent draws (the
+    games of one deal are alike): the ratio estimator's cluster-robust variance
+    k / (k - 1) * sum((w_i - rate * n_i)^2) / N^2 over k deals and N games, normal
+    approximation, clipped to [0, 1]."""
+    played = [(wins, games) for wins, games in per_deal if games]
+    total, won, deals = sum(g for _w, g in played), sum(w for w, _g in played), len(played)
+    entry = {"wins": won, "games": total, "deals": deals, "method": "clustered by deal"}
+    if deals < 2:
+        return entry | {"rate": won / total if total else None, "low": None, "high": None}
+    rate = won / total
+    spread = sum((wins - rate * games) ** 2 for wins, games in played)
+    half = z * math.sqrt(deals / (deals - 1) * spread) / total
+    return entry | {"rate": rate, "low": max(0.0, rate - half), "high": min(1.0, rate + half)}
+
+
 def win_rates(solved: int, unsolvable: int, unknown: int) -> dict:
     """The win rate over decided deals, and over all deals with every unknown counted lost,
     then won, each with its 95% Wilson interval; the bounds are the two extremes."""

@@ -144,7 +144,7 @@ def test_ctrl_c_while_solving_missing_deals_ends_the_build(monkeypatch, tmp_path
     stopped = RunReport("r.db", in_range=3, skipped=0, to_do=3, interrupted_by=signal.SIGINT)
     monkeypatch.setattr(candidates, "run_batch", lambda *args: stopped)
     with pytest.raises(KeyboardInterrupt):
-        candidates.solve_missing(tmp_path / "r.db", "russian", "pysol", parse_range("1-3"), 1.0, 1)
+        candidates.solve_missing(tmp_path / "r.db", Rules("russian"), "pysol", parse_range("1-3"), 1.0, 1)
 
 
 def test_ctrl_c_while_a_catalogue_is_written_leaves_both_files_agreeing(tmp_path, monkeypatch):

@@ -160,8 +160,9 @@ def test_play_rate_and_stats(tmp_path):
     summary = json.loads(run("stats", path, "--json").stdout)
     (greedy,) = summary["policies"]
     assert (greedy["policy"], greedy["games"], greedy["deals"]) == ("greedy", 12, 4)
-    assert greedy["win_rate"]["deals"] == 12 and greedy["wins_on_unsolvable"] == 0
-    assert greedy["on_solvable"]["deals"] == 3 * summary["counts"]["solved"]
+    assert (greedy["win_rate"]["games"], greedy["win_rate"]["deals"]) == (12, 4)
+    assert greedy["win_rate"]["method"] == "clustered by deal" and greedy["wins_on_unsolvable"] == 0
+    assert greedy["on_solvable"]["games"] == 3 * summary["counts"]["solved"]
     (tiers,) = summary["tiers"]
     assert sum(tiers["counts"].values()) == summary["counts"]["solved"]
     assert sum(tiers["counts"].values()) + tiers["no_tier"] == 4

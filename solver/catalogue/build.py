@@ -1,4 +1,5 @@
-"""Writing a catalogue from rated candidates: checked, deduplicated, append-only."""
+"""Writing a catalogue from rated candidates: checked, deduplicated, append-only; the
+entries a build adds are in order of difficulty score, easiest first."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -19,50 +20,79 @@ class BuildReport:
 
     path: Path
     added: int = 0
+    taken: tuple[int, int] | None = None  # the lowest and highest deal number added
     kept: int = 0
     refused: list[str] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Shelf:
+    """Which catalogue a build grows: variant, tier, rule set and the difficulty model
+    its scores come from (None: the greedy failure rate only, as release 0.1.0)."""
+
+    variant: str
+    tier: str
+    foundation_return: bool = False
+    numbering: str = "pysol"
+    model: dict | None = None
+
+    def empty(self) -> dict:
+        return empty_catalogue(self.variant, self.tier, self.foundation_return, self.numbering, self.model)
+
+
+def opened(path: Path, shelf: Shelf) -> dict:
+    """The catalogue at ``path`` (a new one if none), refused when its difficulty model is
+    not the one its new entries would be scored by."""
+    if not path.exists():
+        return shelf.empty()
+    catalogue = read_catalogue(path)
+    if catalogue.get("difficulty_model") != shelf.model:
+        raise YukonError(f"{path} was scored by another difficulty model; extend it with that one")
+    return catalogue
+
+
 def build_catalogue(
     candidates: Iterable[RatedDeal],
     directory: Path,
-    variant: str,
-    tier: str,
+    shelf: Shelf,
     count: int,
     today: date,
     since: date | None = None,
 ) -> BuildReport:
-    """Grow the ``variant``/``tier`` catalogue in ``directory`` to ``count`` entries from
-    ``candidates`` of that variant and tier (others are passed over), then write it and its
+    """Grow the ``shelf`` catalogue in ``directory`` to ``count`` entries from
+    ``candidates`` of its variant and tier (others are passed over), then write it and its
     manifest line. Entries already there stay as they are, in place; each new one is checked
     by ``entry_problem`` (a line that does not win on the reference engine is refused).
 
     New entries join the daily schedule on ``since``: by default the epoch for a new
     catalogue and the day after ``today`` for an extension, which must join after today
     so that no date already served changes."""
+    variant, tier = shelf.variant, shelf.tier
     if tier not in TIER_NAMES:
         raise YukonError(f"unknown tier {tier!r} (choose one of {', '.join(TIER_NAMES)})")
-    path = directory / catalogue_name(variant, tier)
-    catalogue = read_catalogue(path) if path.exists() else empty_catalogue(variant, tier)
+    path = directory / catalogue_name(variant, tier, shelf.foundation_return, shelf.numbering)
+    catalogue = opened(path, shelf)
     entries = catalogue["entries"]
     since = since or (date.fromordinal(today.toordinal() + 1) if entries else EPOCH)
     if entries and since <= today:
         raise YukonError(f"an extension of {path} must join the schedule after today ({today}), not {since}")
     report = BuildReport(path, kept=len(entries))
     present = {entry_key(entry) for entry in entries}
-    pending = iter(candidates)
-    while len(entries) < count and (rated := next(pending, None)) is not None:
+    pending, added = iter(candidates), []
+    while len(entries) + len(added) < count and (rated := next(pending, None)) is not None:
         if (rated.variant, rated.tier) != (variant, tier) or rated.key in present:
             continue
         entry = make_entry(rated, since)
-        problem = entry_problem(entry, variant, tier)
+        problem = entry_problem(entry, variant, tier, shelf.model)
         if problem:
             report.refused.append(f"{rated.numbering} deal {rated.deal}: {problem}")
             continue
-        entries.append(entry)
+        added.append(entry)
         present.add(rated.key)
-        report.added += 1
+    entries += sorted(added, key=lambda entry: entry.get("difficulty", entry["score"]))
+    report.added = len(added)
+    report.taken = (min(e["deal"] for e in added), max(e["deal"] for e in added)) if added else None
     if not entries:
         raise YukonError(f"no {variant} {tier} deal among the candidates; {path} not written")
     report.lengths = [entry["length"] for entry in entries]

@@ -1,13 +1,13 @@
 """Catalogue candidates from a results store: its solved deals of one tier, rated by the
-player's reference greedy (``solver.player.difficulty.rate_solved``), with the shortest
-line the minimal mode finds within a budget where that pays.
+player's reference greedy (``solver.player.difficulty.rate_solved``) and, where the rule
+set's ladder is calibrated, scored by the ladder (whose difficulty then gives the tier),
+with the shortest line the minimal mode finds within a budget where that pays.
 
-Lines must be found without foundation return, so that each is legal with the option on
-or off: a store made with foundation return is refused. Deals of the range that the store
-has not decided are solved into it first (``solver.runs``, with its progress bar).
+The store must be of the catalogue's rule set: a line found with foundation return may
+use it, and its catalogue says so. Deals of the range that the store has not decided are
+solved into it first (``solver.runs``, with its progress bar).
 """
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from solver.catalogue.entries import RatedDeal
 from solver.errors import YukonError
 from solver.interrupts import passing_ctrl_c_on
 from solver.numbering import deal_board
-from solver.player.difficulty import MIN_RUNS, rate_solved
+from solver.player.difficulty import MIN_RUNS, calibration, ladder_rating, rate_solved
 from solver.ranges import DealRange
 from solver.record import Record
 from solver.result import SOLVED, Limits
@@ -33,30 +33,24 @@ TRIALS = 20
 RATING_SEED = 0
 
 
-def check_store(path: Path, variant: str, numbering: str) -> None:
-    """Refuse a store of another variant or numbering, or one made with foundation return."""
+def check_store(path: Path, rules: Rules, numbering: str) -> None:
+    """Refuse a store of another rule set or numbering."""
     with Store.open_existing(path) as store:
-        rules = store.rules
-        if rules.foundation_return:
+        if (store.rules, store.numbering) != (rules, numbering):
             raise YukonError(
-                f"results store {path} was made with foundation return; catalogue lines must be "
-                "found without it (valid under both rule sets): use a store made without it"
-            )
-        if (rules.variant, store.numbering) != (variant, numbering):
-            raise YukonError(
-                f"results store {path} holds {rules.variant} deals ({store.numbering} numbering), "
-                f"not {variant} ({numbering})"
+                f"results store {path} holds {store.rules.describe()} deals ({store.numbering} numbering), "
+                f"not {rules.describe()} ({numbering})"
             )
 
 
 def solve_missing(
-    path: Path, variant: str, numbering: str, deals: DealRange, time_limit: float, jobs: int | None
+    path: Path, rules: Rules, numbering: str, deals: DealRange, time_limit: float, jobs: int | None
 ) -> RunReport:
     """Solve into the store every deal of ``deals`` it has not decided (progress on stderr);
     KeyboardInterrupt when Ctrl-C stopped that (the run has said what it kept)."""
     if path.exists():
-        check_store(path, variant, numbering)
-    report = run_batch(deals, Rules(variant), numbering, path, Limits(time_limit=time_limit), jobs)
+        check_store(path, rules, numbering)
+    report = run_batch(deals, rules, numbering, path, Limits(time_limit=time_limit), jobs)
     if report.interrupted:
         raise KeyboardInterrupt
     return report
@@ -102,24 +96,43 @@ class Shortener:
 
 
 def tier_candidates(
-    records: list[Record], variant: str, numbering: str, tier: str, shortener: Shortener
-) -> Iterator[RatedDeal]:
-    """The solved ``records`` whose rating (R = ``MIN_RUNS`` greedy runs) falls in ``tier``,
-    each with its shortest line found (progress on stderr)."""
-    rules = Rules(variant)
-    for record in tqdm(records, desc=f"rating {variant}", unit="deal", leave=False):
-        board = deal_board(variant, record.deal, numbering)
+    records: list[Record],
+    rules: Rules,
+    numbering: str,
+    wanted: dict[str, int],
+    shortener: Shortener,
+    ladder=None,
+) -> list[RatedDeal]:
+    """The first solved ``records`` of each tier, up to ``wanted[tier]`` of them, each with
+    its shortest line found (progress on stderr); a tier not in ``wanted`` is passed over.
+    The tier is the ladder's (``ladder``: a ``ladder_games.LadderGames`` of the rule set,
+    whose calibration gives the tiers), or without one the greedy rating's (R =
+    ``MIN_RUNS`` runs). Rating stops once every tier has what it wants."""
+    model = calibration(rules.label()) if ladder is not None else None
+    wanted, taken = dict(wanted), []
+    for record in tqdm(records, desc=f"rating {rules.label()}", unit="deal", leave=False):
+        if not any(wanted.values()):
+            break
+        board = deal_board(rules.variant, record.deal, numbering)
         rating = rate_solved(board, rules, record, MIN_RUNS, RATING_SEED)
-        if rating.tier != tier:
+        scored = ladder_rating(ladder.results(record.deal, board), model) if model else None
+        tier = (scored or rating).tier
+        if not wanted.get(tier):
             continue
-        yield RatedDeal(
-            variant=variant,
-            numbering=numbering,
-            deal=record.deal,
-            board=board.to_text(),
-            solution=shortener.line(board, rules, record.solution),
-            runs=rating.runs,
-            seed=rating.seed,
-            failures=rating.failures,
-            tier=tier,
+        wanted[tier] -= 1
+        taken.append(
+            RatedDeal(
+                variant=rules.variant,
+                numbering=numbering,
+                deal=record.deal,
+                board=board.to_text(),
+                solution=shortener.line(board, rules, record.solution),
+                runs=rating.runs,
+                seed=rating.seed,
+                failures=rating.failures,
+                tier=tier,
+                foundation_return=rules.foundation_return,
+                ladder=scored,
+            )
         )
+    return taken

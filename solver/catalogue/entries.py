@@ -7,9 +7,10 @@ the one judge of it, used both before an entry is written and by ``yukon catalog
 from dataclasses import dataclass
 from datetime import date
 
-from solver.errors import YukonError
+from solver.errors import YukonError, clipped
 from solver.notation import final_position
 from solver.numbering import deal_board
+from solver.player.difficulty import ladder_rating
 from solver.reference import IllegalMove, is_won
 from solver.result import TIER_NAMES
 from solver.rules import Rules
@@ -33,11 +34,18 @@ FIELDS = {
 }
 
 
+# The keys an entry rated by the ladder adds (its file states the ``difficulty_model``).
+LADDER_FIELDS = {"difficulty": (int, float), "difficulty_se": (int, float), "ladder": list}
+# How far a stored difficulty may lie from the one recomputed (both are rounded to 3 places).
+DIFFICULTY_TOLERANCE = 0.0015
+
+
 @dataclass(frozen=True)
 class RatedDeal:
     """A catalogue candidate: a solved deal, its opening board text, a winning line found
-    without foundation return, and its rating: the reference greedy player failed it
-    ``failures`` times in ``runs`` seeded from ``seed``, which puts it in ``tier``.
+    under its rule set (``foundation_return``), and its rating: the reference greedy
+    player failed it ``failures`` times in ``runs`` seeded from ``seed``; with ``ladder``
+    (a ``difficulty.LadderRating``), its difficulty score, which gives ``tier``.
 
     This is the whole interface between a builder and where deals come from
     (``candidates.tier_candidates`` yields these from a results store)."""
@@ -51,6 +59,8 @@ class RatedDeal:
     seed: int
     failures: int
     tier: str
+    foundation_return: bool = False
+    ladder: object = None
 
     @property
     def key(self) -> tuple[str, int]:
@@ -67,11 +77,21 @@ def failure_score(failures: int, runs: int) -> float:
 
 
 def make_entry(rated: RatedDeal, since: date) -> dict:
+    ladder = rated.ladder
+    score = (
+        {}
+        if ladder is None
+        else {
+            "difficulty": ladder.difficulty,
+            "difficulty_se": ladder.standard_error,
+            "ladder": [list(pair) for pair in ladder.results],
+        }
+    )
     return {
         "variant": rated.variant,
         "numbering": rated.numbering,
         "deal": rated.deal,
-        "foundation_return": False,
+        "foundation_return": rated.foundation_return,
         "board": rated.board,
         "solution": rated.solution,
         "length": len(rated.solution.split()),
@@ -80,6 +100,7 @@ def make_entry(rated: RatedDeal, since: date) -> dict:
         "seed": rated.seed,
         "failures": rated.failures,
         "tier": rated.tier,
+        **score,
         "solver_version": __version__,
         "since": since.isoformat(),
     }
@@ -89,14 +110,40 @@ def entry_key(entry: dict) -> tuple:
     return entry.get("numbering"), entry.get("deal")
 
 
-def entry_problem(entry: dict, variant: str, tier: str) -> str | None:
-    """Why the entry is not a valid entry of the ``variant``/``tier`` catalogue, or None:
-    its fields, its board being exactly the numbered deal's canonical text, and its line
-    replayed as a win on the reference engine."""
-    for field, kind in FIELDS.items():
+def field_problem(entry: dict, fields: dict) -> str | None:
+    for field, kind in fields.items():
         value = entry.get(field)
         if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return f"field {field!r} is missing or not a {getattr(kind, '__name__', 'number')}"
+    return None
+
+
+def score_problem(entry: dict, model: dict) -> str | None:
+    """Why the entry's ladder score is not what its file's ``difficulty_model`` gives, or
+    None: its difficulty, recomputed from its ladder games, and the tier of that."""
+    problem = field_problem(entry, LADDER_FIELDS)
+    if problem:
+        return problem
+    try:
+        rating = ladder_rating(entry["ladder"], model)
+    except (TypeError, ValueError, KeyError) as error:
+        ladder = clipped(repr(entry["ladder"]), 80)
+        return f"ladder {ladder} or the file's difficulty_model is malformed ({error})"
+    if abs(rating.difficulty - entry["difficulty"]) > DIFFICULTY_TOLERANCE:
+        return f"difficulty {entry['difficulty']} but its ladder games give {rating.difficulty}"
+    if rating.tier != entry["tier"]:
+        return f"difficulty {rating.difficulty} is in the {rating.tier} tier, not {entry['tier']}"
+    return None
+
+
+def entry_problem(entry: dict, variant: str, tier: str, model: dict | None = None) -> str | None:
+    """Why the entry is not a valid entry of the ``variant``/``tier`` catalogue (whose
+    ``difficulty_model`` is ``model``, if it has one), or None: its fields, its score,
+    its board being exactly the numbered deal's canonical text, and its line replayed as
+    a win on the reference engine under its rule set."""
+    problem = field_problem(entry, FIELDS) or (score_problem(entry, model) if model else None)
+    if problem:
+        return problem
     if entry["variant"] != variant or entry["tier"] != tier:
         return f"entry is {entry['variant']} {entry['tier']}, in the {variant} {tier} catalogue"
     if tier not in TIER_NAMES or not 0 <= entry["failures"] <= entry["runs"] or entry["runs"] < 1:

@@ -1,8 +1,10 @@
 """Catalogue files and their manifest: names, reading, writing, checksums.
 
-A directory holds one JSON file per variant and tier (``yukon-easy.json``) and
-``manifest.json`` listing each file with its entry count and SHA-256. The schema is in
-``catalogue/README.md``.
+A directory holds one JSON file per rule set and tier (``yukon-easy.json``,
+``milligan-return-hard.json``, ``yukon-kpat-normal.json``) and ``manifest.json`` listing
+each file with its rule set, entry count and SHA-256. A file or record without
+``foundation_return`` or ``numbering`` (release 0.1.0's) is strict rules, PySolFC numbers.
+The schema is in ``catalogue/README.md`` and ``solver/schemas/``.
 """
 
 import hashlib
@@ -16,6 +18,7 @@ from solver.atomic import replace_file
 from solver.catalogue.epochs import SCHEDULE_MANIFEST_VERSION, schedule_json
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
+from solver.numbering import NUMBERINGS
 from solver.result import TIER_NAMES
 from solver.rules import VARIANTS
 from solver.version import __version__
@@ -24,8 +27,8 @@ FORMAT = "yukon-catalogue"
 MANIFEST_FORMAT = "yukon-catalogue-manifest"
 FORMAT_VERSION = 1
 MANIFEST_NAME = "manifest.json"
-# Lines are found without foundation return, so each is legal with the option on or off.
-VALID_WITH_FOUNDATION_RETURN = [False, True]
+# The rule set of a file or record that names none (release 0.1.0's).
+STRICT, PYSOL = False, "pysol"
 # The largest catalogue or manifest file read (a shipped one of 1,000 entries is 1.2 MB).
 MAX_FILE_BYTES = 64 << 20
 
@@ -35,8 +38,32 @@ def shipped_directory() -> Path:
     return Path(__file__).parent.parent / "catalogue_data"
 
 
-def catalogue_name(variant: str, tier: str) -> str:
-    return f"{variant}-{tier}.json"
+def rule_set_name(variant: str, foundation_return: bool = STRICT, numbering: str = PYSOL) -> str:
+    """``yukon``, ``yukon-return``, ``yukon-kpat``, ``yukon-return-kpat``."""
+    return (
+        variant + ("-return" if foundation_return else "") + ("" if numbering == PYSOL else f"-{numbering}")
+    )
+
+
+def catalogue_name(variant: str, tier: str, foundation_return: bool = STRICT, numbering: str = PYSOL) -> str:
+    return f"{rule_set_name(variant, foundation_return, numbering)}-{tier}.json"
+
+
+def rule_set_of(data: dict) -> tuple:
+    """(variant, foundation_return, numbering) of a catalogue or manifest record."""
+    return data.get("variant"), data.get("foundation_return", STRICT), data.get("numbering", PYSOL)
+
+
+def name_of(data: dict) -> str:
+    """The file name a catalogue or manifest record's variant, tier and rule set give."""
+    variant, foundation_return, numbering = rule_set_of(data)
+    return catalogue_name(variant, data.get("tier"), foundation_return, numbering)
+
+
+def valid_with_foundation_return(foundation_return: bool) -> list[bool]:
+    """A line found without foundation return is legal with the option on or off; one
+    found with it may return a card."""
+    return [True] if foundation_return else [False, True]
 
 
 def file_bytes(path: Path) -> bytes:
@@ -97,12 +124,23 @@ def objects_only(path: Path, what: str, items: list) -> None:
             raise YukonError(f"{path}: {what} {number} is not a JSON object")
 
 
-def empty_catalogue(variant: str, tier: str) -> dict:
+def empty_catalogue(
+    variant: str,
+    tier: str,
+    foundation_return: bool = STRICT,
+    numbering: str = PYSOL,
+    model: dict | None = None,
+) -> dict:
+    """A new catalogue file: its rule set, and the difficulty ``model`` its entries' scores
+    come from (``solver.player.difficulty.model_header``) when given."""
+    rule_set = {"foundation_return": foundation_return, "numbering": numbering}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "variant": variant,
         "tier": tier,
+        **rule_set,
+        **({"difficulty_model": model} if model else {}),
         "entries": [],
     }
 
@@ -119,13 +157,16 @@ def read_manifest(directory: Path) -> dict:
 
 def record_problem(record: dict) -> str | None:
     """Why a manifest record does not name its own file, or None: it must name exactly the
-    file of its variant and tier, in the folder (never a path elsewhere)."""
-    variant, tier, name = record.get("variant"), record.get("tier"), record.get("file")
+    file of its variant, rule set and tier, in the folder (never a path elsewhere)."""
+    variant, foundation_return, numbering = rule_set_of(record)
+    tier, name = record.get("tier"), record.get("file")
     if variant not in VARIANTS or tier not in TIER_NAMES:
         return f"names no catalogue: variant {clipped(repr(variant), 40)}, tier {clipped(repr(tier), 40)}"
-    if name != catalogue_name(variant, tier):
-        expected = catalogue_name(variant, tier)
-        return f"names file {clipped(repr(name), 80)}, not {expected!r} (its {variant} {tier} file)"
+    if not isinstance(foundation_return, bool) or numbering not in NUMBERINGS:
+        shown = clipped(repr(foundation_return), 40), clipped(repr(numbering), 40)
+        return f"names no rule set: foundation_return {shown[0]}, numbering {shown[1]}"
+    if name != name_of(record):
+        return f"names file {clipped(repr(name), 80)}, not {name_of(record)!r} (its {variant} {tier} file)"
     return None
 
 
@@ -143,12 +184,15 @@ def manifest_or_empty(directory: Path) -> dict:
 
 def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
     """The manifest's line for one catalogue file, as written now (``sha256``: its checksum)."""
+    _variant, foundation_return, numbering = rule_set_of(catalogue)
     return {
         "file": name,
         "variant": catalogue["variant"],
         "tier": catalogue["tier"],
+        "foundation_return": foundation_return,
+        "numbering": numbering,
         "count": len(catalogue["entries"]),
-        "valid_with_foundation_return": VALID_WITH_FOUNDATION_RETURN,
+        "valid_with_foundation_return": valid_with_foundation_return(foundation_return),
         "solver_version": __version__,
         "sha256": sha256,
     }
@@ -158,7 +202,7 @@ def save_catalogue(directory: Path, catalogue: dict) -> Path:
     """Write a catalogue file and refresh its line (count, checksum) in the manifest, each
     file whole; a Ctrl-C meanwhile waits until both are written."""
     directory.mkdir(parents=True, exist_ok=True)
-    name = catalogue_name(catalogue["variant"], catalogue["tier"])
+    name = name_of(catalogue)
     data = json_bytes(catalogue)
     manifest = manifest_or_empty(directory)
     others = [record for record in manifest["files"] if record.get("file") != name]
@@ -176,19 +220,27 @@ def manifest_line(manifest: dict, name: str) -> dict | None:
     return next((record for record in manifest["files"] if record.get("file") == name), None)
 
 
-def load_checked(directory: Path, variant: str, tier: str) -> dict:
+def load_checked(
+    directory: Path, variant: str, tier: str, foundation_return: bool = STRICT, numbering: str = PYSOL
+) -> dict:
     """A catalogue whose checksum matches its manifest line: what ``daily`` may serve.
-    Anything else is a YukonError in one line."""
-    name = catalogue_name(variant, tier)
+    Anything else is a YukonError in one line (a rule set without one names those there are)."""
+    name = catalogue_name(variant, tier, foundation_return, numbering)
     manifest = read_manifest(directory)
     record = manifest_line(manifest, name)
     if record is None:
-        raise YukonError(f"{directory}: no {variant} {tier} catalogue in {MANIFEST_NAME}")
+        shipped = sorted(
+            {rule_set_name(*rule_set_of(line)) for line in manifest["files"] if line.get("tier") == tier}
+        )
+        raise YukonError(
+            f"{directory}: no {rule_set_name(variant, foundation_return, numbering)} {tier} catalogue in "
+            f"{MANIFEST_NAME} (there are: {', '.join(shipped) or 'none'})"
+        )
     if not (directory / name).exists():
         raise YukonError(f"{directory / name}: listed in {MANIFEST_NAME} but missing")
     if checksum(directory / name) != record.get("sha256"):
         raise YukonError(f"{directory / name}: checksum does not match {MANIFEST_NAME}; refusing to serve it")
     catalogue = read_catalogue(directory / name)
-    if (catalogue.get("variant"), catalogue.get("tier")) != (variant, tier):
-        raise YukonError(f"{directory / name}: does not hold the {variant} {tier} catalogue")
+    if name_of(catalogue) != name:
+        raise YukonError(f"{directory / name}: does not hold the catalogue its name says")
     return catalogue

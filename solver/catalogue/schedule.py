@@ -165,8 +165,16 @@ def daily_entry(catalogue: dict, day: date, schedule: tuple[Epoch, ...], name: s
     return entry, chosen
 
 
-def daily_in(directory: Path, variant: str, tier: str, day: date) -> tuple[dict, DailyPick]:
-    """``daily_entry`` of the checked catalogue file of a folder, under its manifest's schedule."""
+def daily_in(
+    directory: Path,
+    variant: str,
+    tier: str,
+    day: date,
+    foundation_return: bool = False,
+    numbering: str = "pysol",
+) -> tuple[dict, DailyPick]:
+    """``daily_entry`` of the checked catalogue file of a rule set and tier in a folder, under
+    its manifest's schedule."""
     schedule = read_schedule(read_manifest(directory), str(directory / MANIFEST_NAME))
-    catalogue = load_checked(directory, variant, tier)
-    return daily_entry(catalogue, day, schedule, catalogue_name(variant, tier))
+    catalogue = load_checked(directory, variant, tier, foundation_return, numbering)
+    return daily_entry(catalogue, day, schedule, catalogue_name(variant, tier, foundation_return, numbering))

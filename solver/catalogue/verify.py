@@ -1,9 +1,10 @@
 """Replaying a catalogue directory: the check behind ``yukon catalogue verify``.
 
-Every record of the manifest must name its own variant's and tier's file in the folder,
+Every record of the manifest must name its own rule set's and tier's file in the folder,
 once (``files.record_problem``: never a path elsewhere); every file it lists must exist,
 match its checksum and count, and hold only valid, distinct entries
-(``entries.entry_problem``); a JSON file the manifest does not list is a problem too.
+(``entries.entry_problem``) of the file's rule set, scored by the file's difficulty model
+when it states one; a JSON file the manifest does not list is a problem too.
 Each problem is one line naming the file, the entry and the reason.
 """
 
@@ -11,7 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.catalogue.entries import entry_key, entry_problem
-from solver.catalogue.files import MANIFEST_NAME, checksum, read_catalogue, read_manifest, record_problem
+from solver.catalogue.files import (
+    MANIFEST_NAME,
+    checksum,
+    name_of,
+    read_catalogue,
+    read_manifest,
+    record_problem,
+    rule_set_name,
+    rule_set_of,
+)
 from solver.errors import YukonError, clipped
 
 
@@ -59,10 +69,10 @@ def file_problems(path: Path, record: dict, report: VerifyReport) -> list[str]:
     except YukonError as error:
         return [*problems, str(error)]
     variant, tier = catalogue.get("variant"), catalogue.get("tier")
-    if (variant, tier) != (record.get("variant"), record.get("tier")):
+    if name_of(catalogue) != record.get("file") or rule_set_of(catalogue) != rule_set_of(record):
         problems.append(
-            f"{path}: holds {variant} {tier}, {MANIFEST_NAME} says "
-            f"{record.get('variant')} {record.get('tier')}"
+            f"{path}: holds {rule_set_name(*rule_set_of(catalogue))} {tier}, {MANIFEST_NAME} says "
+            f"{rule_set_name(*rule_set_of(record))} {record.get('tier')}"
         )
     if len(catalogue["entries"]) != record.get("count"):
         problems.append(
@@ -72,7 +82,9 @@ def file_problems(path: Path, record: dict, report: VerifyReport) -> list[str]:
     for number, entry in enumerate(catalogue["entries"], start=1):
         report.entries += 1
         where = f"{path}: entry {number} (deal {clipped(repr(entry.get('deal')), 40)})"
-        problem = entry_problem(entry, str(variant), str(tier))
+        problem = entry_problem(entry, str(variant), str(tier), catalogue.get("difficulty_model"))
+        if problem is None and rule_set_of(entry) != rule_set_of(catalogue):
+            problem = f"entry is of the {rule_set_name(*rule_set_of(entry))} rule set, not its file's"
         if problem is None and entry_key(entry) in seen:
             problem = f"duplicate of entry {seen[entry_key(entry)]}"
         if problem:

@@ -8,14 +8,21 @@ import json
 import statistics
 import sys
 from collections import Counter
-from contextlib import closing
 from datetime import date
 from pathlib import Path
 
 import click
 
-from solver.api import catalogue_folder, check_deal, daily_deal, solve_deal
-from solver.cli.options import limits_options, numbering_option, parse_deal_number, variant_option
+from solver.api import catalogue_folder, catalogue_hits, daily_deal, solve_deal
+from solver.catalogue.files import rule_set_name
+from solver.cli.options import (
+    limits_options,
+    numbering_option,
+    parse_deal_number,
+    return_option,
+    rules_options,
+    variant_option,
+)
 from solver.errors import YukonError
 from solver.formats import DAILY, stamped
 from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
@@ -48,15 +55,27 @@ def catalogue():
 
 
 @catalogue.command()
-@variant_option
+@rules_options
 @numbering_option
-@tier_option
+@click.option(
+    "--tier",
+    type=click.Choice((*TIER_NAMES, "all")),
+    default=TIER_NAMES[0],
+    show_default=True,
+    help="The tier to grow, or all three from one pass over the deals.",
+)
 @click.option("--count", type=click.IntRange(min=1), default=1000, show_default=True, help="Entries wanted.")
 @click.option(
     "--from",
     "store_path",
     type=click.Path(dir_okay=False),
-    help="Results store (made without foundation return) to take deals from [runs/VARIANT.db].",
+    help="Results store of the rule set to take deals from [runs/RULESET.db, e.g. runs/yukon-return.db].",
+)
+@click.option(
+    "--ladder",
+    "ladder_path",
+    type=click.Path(dir_okay=False),
+    help="The ladder's games, read and grown [runs/RULESET.ladder.jsonl] (where the ladder is calibrated).",
 )
 @click.option(
     "--deals", "deal_range", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
@@ -75,11 +94,12 @@ def catalogue():
     help="Seconds of IDA* for a shorter line (0: none; dropped once it stops paying).",
 )
 def build(
-    variant,
+    rules,
     numbering,
     tier,
     count,
     store_path,
+    ladder_path,
     deal_range,
     directory,
     since,
@@ -87,11 +107,12 @@ def build(
     jobs,
     minimal_seconds,
 ):
-    """Grow the VARIANT-TIER catalogue to COUNT entries, keeping what is there, from the
-    solved deals of a results store, rated by the player's reference greedy (R = 16 runs).
+    """Grow the catalogue of the rule set and TIER to COUNT entries, keeping what is there,
+    from the solved deals of a results store of that rule set, scored by the difficulty
+    ladder where it is calibrated (else rated by the greedy player's R = 16 runs).
 
-    Lines are found without foundation return, so each is valid with it on or off."""
-    from solver.catalogue.build import build_catalogue
+    A line found with --foundation-return may use it; its catalogue says so."""
+    from solver.catalogue.build import Shelf, build_catalogue
     from solver.catalogue.candidates import (
         Shortener,
         check_store,
@@ -99,29 +120,48 @@ def build(
         solved_records,
         tier_candidates,
     )
+    from solver.catalogue.ladder_games import LadderGames
+    from solver.player.difficulty import LADDER_CALIBRATION, model_header
     from solver.ranges import parse_range
 
-    store = Path(store_path or f"runs/{variant}.db")
+    name = rule_set_name(rules.variant, rules.foundation_return, numbering)
+    store = Path(store_path or f"runs/{name}.db")
     deals = parse_range(deal_range, numbering) if deal_range else None
     if deals is not None:
-        solve_missing(store, variant, numbering, deals, limits.time_limit, jobs)
-    check_store(store, variant, numbering)
+        solve_missing(store, rules, numbering, deals, limits.time_limit, jobs)
+    check_store(store, rules, numbering)
+    calibrated = rules.label() in LADDER_CALIBRATION
+    ladder = (
+        LadderGames(Path(ladder_path or f"runs/{name}.ladder.jsonl"), rules, numbering)
+        if calibrated
+        else None
+    )
+    model = model_header(rules.label()) if calibrated else None
     shortener = Shortener(minimal_seconds)
     folder, today = catalogue_folder(directory), date.today()
-    records = solved_records(store, deals)
-    with closing(tier_candidates(records, variant, numbering, tier, shortener)) as candidates:
-        report = build_catalogue(candidates, folder, variant, tier, count, today, since and parse_date(since))
-    for reason in report.refused:
-        click.echo(f"refused {reason}", err=True)
-    click.echo(f"{report.path}: {report.kept} kept, {report.added} added, {len(report.lengths)} entries")
-    if len(report.lengths) < count:
-        click.echo(
-            f"only {len(report.lengths)} {variant} {tier} deals in {store}: widen --deals to reach {count}"
-        )
+    tiers = TIER_NAMES if tier == "all" else (tier,)
+    wanted = dict.fromkeys(tiers, count)
+    candidates = tier_candidates(solved_records(store, deals), rules, numbering, wanted, shortener, ladder)
+    for shelf_tier in tiers:
+        shelf = Shelf(rules.variant, shelf_tier, rules.foundation_return, numbering, model)
+        report = build_catalogue(candidates, folder, shelf, count, today, since and parse_date(since))
+        tell_build(report, count, f"{name} {shelf_tier}", store)
     click.echo(
         f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
         f"{shortener.moves_saved} moves saved"
     )
+
+
+def tell_build(report, count: int, what: str, store: Path) -> None:
+    """What a build of one tier did: refusals, counts, the deals taken, solution lengths."""
+    for reason in report.refused:
+        click.echo(f"refused {reason}", err=True)
+    taken = f" (deals {report.taken[0]}-{report.taken[1]})" if report.taken else ""
+    click.echo(
+        f"{report.path}: {report.kept} kept, {report.added} added{taken}, {len(report.lengths)} entries"
+    )
+    if len(report.lengths) < count:
+        click.echo(f"only {len(report.lengths)} {what} deals in {store}: widen --deals to reach {count}")
     click.echo(length_summary(report.lengths))
 
 
@@ -152,13 +192,16 @@ def verify(directory):
 @click.command()
 @click.option("--date", "day", help="YYYY-MM-DD [today, local date].")
 @variant_option
+@return_option
+@numbering_option
 @tier_option
 @directory_option
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as one JSON object.")
-def daily(day, variant, tier, directory, as_json):
-    """The deal of the day for a variant and tier (the algorithm is in catalogue/README.md)."""
+def daily(day, variant, foundation_return, numbering, tier, directory, as_json):
+    """The deal of the day for a rule set and tier (the algorithm is in catalogue/README.md);
+    a rule set that has no catalogue is refused in one line."""
     chosen_day = parse_date(day)
-    served = daily_deal(variant, tier, chosen_day, directory)
+    served = daily_deal(variant, tier, chosen_day, directory, foundation_return, numbering)
     entry, pick = served.entry, served.pick
     if as_json:
         click.echo(
@@ -166,7 +209,8 @@ def daily(day, variant, tier, directory, as_json):
         )
         return
     click.echo(
-        f"{chosen_day.isoformat()} {variant} {tier}: {entry['numbering']} deal {entry['deal']} "
+        f"{chosen_day.isoformat()} {rule_set_name(variant, foundation_return, numbering)} {tier}: "
+        f"{entry['numbering']} deal {entry['deal']} "
         f"(entry {pick.index}, cycle {pick.cycle} from {pick.epoch.isoformat()}, "
         f"day {pick.day + 1} of {pick.pool_size})"
     )
@@ -189,12 +233,12 @@ CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
 @click.option("--solve", "then_solve", is_flag=True, help="Solve it when no catalogue holds it.")
 @limits_options(60.0, "Seconds, with --solve.")
 def check(deal, variant, numbering, directory, then_solve, limits):
-    """Is deal DEAL in a catalogue of VARIANT, and in which tier?"""
+    """Is deal DEAL in a catalogue of VARIANT (any shipped rule set), and in which tier?"""
     number = parse_deal_number(deal)
-    found = check_deal(number, variant, numbering, directory)
-    if found is not None:
-        where = f"in the {found.tier} catalogue ({found.path.name})"
-        click.echo(f"{variant} {numbering} deal {number}: solvable, {where}")
+    hits = catalogue_hits(number, variant, numbering, directory)
+    if hits:
+        where = ", ".join(f"{hit.rule_set} {hit.tier} ({hit.path.name})" for hit in hits)
+        click.echo(f"{variant} {numbering} deal {number}: solvable, in the catalogues {where}")
         sys.exit(IN_A_CATALOGUE)
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")

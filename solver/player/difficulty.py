@@ -1,5 +1,16 @@
-"""Difficulty: how often a fixed reference player who cannot peek (greedy) fails a deal
-that the solver proved solvable.
+"""Difficulty of a deal the solver proved solvable, for players who cannot peek: the
+ladder's score, and the greedy rating it grew from.
+
+**The ladder score** (``ladder_rating``; what a catalogue of a calibrated rule set ships):
+the rungs of ``ladder.LADDER`` (greedy, 32 games a deal; sampling with 2 samples and 500
+nodes, one game on the deals greedy won at most a quarter of the time) play the deal, and
+a Rasch fit (``rasch``) with the rule set's calibrated skills (``ladder_calibration``)
+turns their wins into one difficulty in logits, with its standard error; the tier is a
+threshold on it, calibrated per rule set on the thirds of its solvable deals
+(``benchmarks/bench_ladder.py calibrate``). The ladder's games of a deal are fixed by the
+deal, so the same version and deal always give the same score.
+
+**The greedy rating** (``rate``, ``yukon rate``, release 0.1.0's catalogues):
 
 A rating plays the greedy player ``runs`` times (R >= 16 for a catalogue) from the deal's
 opening, with seeds drawn from ``seed``; its score is the failure rate, and the tier is a
@@ -18,12 +29,18 @@ solvable deals nearest to thirds.
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
+from solver.player.ladder import GATE, LADDER
+from solver.player.ladder_calibration import LADDER_CALIBRATION
+from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
 from solver.rules import Rules
 from solver.solve import solve_position
+from solver.store.player_rows import RatingFigures as Rating
 
 MIN_RUNS = 16
 TIERS = {
@@ -32,23 +49,6 @@ TIERS = {
     "russian": (0.0, 0.9375),
     "milligan": (0.0, 0.125),
 }
-
-
-@dataclass(frozen=True)
-class Rating:
-    """``tier`` is easy, normal or hard, or None when the deal is not proved solvable."""
-
-    runs: int
-    seed: int
-    failures: int
-    tier: str | None
-    status: str
-    thoughtful_length: int | None
-    solver_nodes: int
-
-    @property
-    def failure_rate(self) -> float:
-        return self.failures / self.runs
 
 
 def run_seeds(seed: int, runs: int) -> list[int]:
@@ -100,3 +100,58 @@ def rate(
     return rate_solved(
         board, rules, solve_position(board, rules, limits or Limits(time_limit=10.0)), runs, seed
     )
+
+
+@dataclass(frozen=True)
+class LadderRating:
+    """A deal's difficulty (logits; higher is harder) with its standard error, from the
+    ladder's ``(wins, games)`` per rung, and the tier its thresholds put it in."""
+
+    results: tuple[tuple[int, int], ...]
+    difficulty: float
+    standard_error: float
+    tier: str
+
+
+def calibration(label: str) -> dict:
+    """The ladder calibration of the rule set ``label``; YukonError when it has none."""
+    if label not in LADDER_CALIBRATION:
+        raise YukonError(
+            f"the difficulty ladder is not calibrated for {label} "
+            f"(calibrated: {', '.join(LADDER_CALIBRATION) or 'none'})"
+        )
+    return LADDER_CALIBRATION[label]
+
+
+def ladder_tier(difficulty: float, thresholds) -> str:
+    """The first tier whose threshold the difficulty does not exceed (above all: the last)."""
+    return TIER_NAMES[sum(difficulty > most for most in thresholds)]
+
+
+def ladder_rating(results, model: dict) -> LadderRating:
+    """The rating of a deal from the ladder's ``results`` under ``model`` (a calibration,
+    or a catalogue's ``difficulty_model``): its difficulty fitted with the skills held."""
+    wins = np.array([[won for won, _games in results]], dtype=float)
+    games = np.array([[played for _won, played in results]], dtype=float)
+    fit = fit_rasch(wins, games, skill=np.array(model["skills"], dtype=float))
+    difficulty, error = round(float(fit.difficulty[0]), 3), round(float(fit.standard_error[0]), 3)
+    tier = ladder_tier(difficulty, model["thresholds"])
+    return LadderRating(tuple(tuple(pair) for pair in results), difficulty, error, tier)
+
+
+def model_header(label: str) -> dict:
+    """The ``difficulty_model`` a catalogue file states: the model, its prior, the rungs
+    with their skills, and the thresholds; enough to recompute every entry's difficulty."""
+    model = calibration(label)
+    rungs = [
+        {"name": rung.name, "policy": rung.policy, "settings": dict(rung.settings), "games": rung.games}
+        for rung in LADDER
+    ]
+    return {
+        "model": "rasch",
+        "prior_sd": PRIOR_SD,
+        "gate": GATE,
+        "rungs": rungs,
+        "skills": list(model["skills"]),
+        "thresholds": list(model["thresholds"]),
+    }

@@ -6,7 +6,7 @@ from collections import Counter
 
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
-from solver.stats import length_summary, percentile, rate_entry, win_rates
+from solver.stats import clustered_rate_entry, length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
 from solver.store.player_rows import TIER_NAMES
 
@@ -17,6 +17,7 @@ def summarize(store_path) -> dict:
         meta, rules = store.meta, store.rules
         figures = store.summary_figures()
         policies, tiers = store.policy_figures(), store.tier_figures()
+        by_deal = store.policy_deal_games()
     counts, seconds, lengths = Counter(figures["counts"]), figures["seconds"], figures["solution_lengths"]
     first, last = figures["deal_span"]
     solved, unsolvable, unknown = counts[SOLVED], counts[UNSOLVABLE], counts[UNKNOWN]
@@ -48,22 +49,23 @@ def summarize(store_path) -> dict:
         "time_limits": figures["time_limits"],
         "max_nodes": figures["max_nodes"],
         "solver_versions": figures["solver_versions"],
-        "policies": [policy_summary(row) for row in policies],
+        "policies": [policy_summary(row, by_deal[row["policy"], row["settings"]]) for row in policies],
         "tiers": [tier_summary(series) for series in tiers],
     }
 
 
-def policy_summary(row: dict) -> dict:
-    """A policy's games as rates with 95% Wilson intervals (the entries' ``deals`` count
-    games, except in ``solvable_deals_won``): over every game, over the games of deals the
-    store proves solvable, and the share of those deals won at least once."""
+def policy_summary(row: dict, by_deal: dict[str, list[tuple[int, int]]]) -> dict:
+    """A policy's games as rates with 95% intervals: over every game and over the games of
+    deals the store proves solvable, clustered by deal (``by_deal``: each deal's wins and
+    games; the games of one deal are alike, so deals are the independent draws), and the
+    share of those deals won at least once (Wilson, over deals)."""
     return {
         "policy": row["policy"],
         "settings": json.loads(row["settings"]),
         "games": row["games"],
         "deals": row["deals"],
-        "win_rate": rate_entry(row["wins"], row["games"]),
-        "on_solvable": rate_entry(row["solvable_wins"], row["solvable_games"]),
+        "win_rate": clustered_rate_entry(by_deal["all"]),
+        "on_solvable": clustered_rate_entry(by_deal["solvable"]),
         "solvable_deals_won": rate_entry(row["solvable_deals_won"], row["solvable_deals"]),
         "wins_on_unsolvable": row["unsolvable_wins"],
     }
@@ -92,7 +94,7 @@ def rate_text(entry: dict) -> str:
     if entry["rate"] is None:
         return "n/a (no deals)"
     return (
-        f"{percent(entry['rate'])} ({entry['wins']}/{entry['deals']}), "
+        f"{percent(entry['rate'])} ({entry['wins']}/{entry.get('games', entry['deals'])}), "
         f"95% CI {percent(entry['low'])} to {percent(entry['high'])}"
     )
 

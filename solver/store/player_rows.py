@@ -4,7 +4,7 @@ their order are its table's columns (``schema`` reads their SQL types from the f
 types); booleans are stored as 0/1 and a large deal number as text (``record.store_row``).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, make_dataclass
 
 from solver.record import row_fields, store_row
 
@@ -46,14 +46,11 @@ class Play(StoreRow):
 
 
 @dataclass(frozen=True)
-class Rating(StoreRow):
-    """The greedy reference player's ``failures`` over ``runs`` runs drawn from ``seed``, the
-    ``tier`` (None: not proved solvable) and the verdict (``status``) it was rated beside."""
+class RatingFigures:
+    """What a rating says (``solver.player.difficulty``): the greedy reference player's
+    ``failures`` over ``runs`` runs drawn from ``seed``, the ``tier`` (None: not proved
+    solvable), and the verdict (``status``, its line's length, its nodes) it was rated beside."""
 
-    variant: str
-    foundation_return: bool
-    numbering: str
-    deal: int
     runs: int
     seed: int
     failures: int
@@ -61,5 +58,21 @@ class Rating(StoreRow):
     status: str
     thoughtful_length: int | None
     solver_nodes: int
-    solver_version: str
-    rated_at: str
+
+    @property
+    def failure_rate(self) -> float:
+        return self.failures / self.runs
+
+
+# One row of ``ratings``: the deal and its rule set, the rating's figures, who rated it when.
+RATING_KEY = (("variant", str), ("foundation_return", bool), ("numbering", str), ("deal", int))
+RATING_STAMP = (("solver_version", str), ("rated_at", str))
+Rating = make_dataclass(
+    "Rating",
+    [*RATING_KEY, *((item.name, item.type) for item in fields(RatingFigures)), *RATING_STAMP],
+    bases=(StoreRow,),
+    frozen=True,
+)
+Rating.__doc__ = (
+    "One row of ``ratings``: a deal's rule set and number, its ``RatingFigures``, version and time."
+)

@@ -109,6 +109,27 @@ class PlayerTables(Tables):
         )
         return [dict(zip(names, (*row[:2], *(value or 0 for value in row[2:])))) for row in rows]
 
+    def policy_deal_games(self) -> dict[tuple[str, str], dict[str, list[tuple[int, int]]]]:
+        """Per policy and settings, each deal's ``(wins, games)``: over all deals (``all``)
+        and over the deals the store holds as solved (``solvable``), for intervals that
+        count deals, not games, as the independent draws."""
+        if not self.has_player_tables():
+            return {}
+        rows = self.fetch(
+            "SELECT p.policy, p.settings, SUM(p.won), COUNT(*), MAX(r.status = 'solved') "
+            "FROM plays p LEFT JOIN results r ON r.variant = p.variant AND r.foundation_return = "
+            "p.foundation_return AND r.numbering = p.numbering AND r.deal = p.deal "
+            f"WHERE p.{RULE_KEY.replace(' AND ', ' AND p.')} GROUP BY p.policy, p.settings, p.deal",
+            self.key,
+        )
+        games: dict[tuple[str, str], dict[str, list[tuple[int, int]]]] = {}
+        for policy, settings, wins, count, solved in rows:
+            series = games.setdefault((policy, settings), {"all": [], "solvable": []})
+            series["all"].append((wins, count))
+            if solved:
+                series["solvable"].append((wins, count))
+        return games
+
     def tier_figures(self) -> list[dict]:
         """Per (runs, seed) of the ratings: deals by tier (None: not proved solvable)."""
         if not self.has_player_tables():

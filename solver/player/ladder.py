@@ -1,0 +1,69 @@
+"""The ladder: non-peeking players of several strengths, and how many games each plays a deal.
+
+Each rung plays a deal ``games`` times, with seeds drawn from the deal and the rung's name
+(``deal_seeds``): games of one deal differ in their tie-breaks, and no two deals share a
+seed series, so a deal settled by one early tie-break wins about half its games instead of
+exactly the share the same 16 seeds give every such deal. A stronger rung plays only the
+deals every weaker rung won at most GATE of the time (where they tell least); since that
+choice depends only on games already seen, the fit (``rasch``) stays unbiased.
+
+``LADDER_GAMES`` rows are ``(wins, games)`` per rung, in ladder order.
+"""
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.board import Board
+from solver.player.greedy import Greedy
+from solver.player.policies import make_policy
+from solver.rules import Rules
+
+# A stronger rung plays a deal only when each weaker rung won at most this share of its games.
+GATE = 0.25
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A ladder player: ``policy`` with ``settings``, ``games`` games a deal."""
+
+    name: str
+    policy: str
+    settings: tuple[tuple[str, int], ...]
+    games: int
+
+    def wins(self, board: Board, rules: Rules, deal: int) -> int:
+        """Games won of this rung's ``games`` on ``deal`` (whose opening is ``board``)."""
+        seeds = deal_seeds(self.name, deal, self.games)
+        if self.policy == "greedy":
+            return sum(Greedy().wins(board, rules, seeds))
+        player = make_policy(self.policy, **dict(self.settings))
+        return sum(player.play(board, rules, seed)[0] for seed in seeds)
+
+
+LADDER = (
+    Rung("greedy", "greedy", (), 32),
+    Rung("sampling-2x500", "sampling", (("max_nodes", 500), ("samples", 2)), 1),
+)
+
+
+def deal_seeds(name: str, deal: int, games: int) -> list[int]:
+    """The seeds of a rung's games on one deal: drawn from the rung's name and the deal."""
+    rng = random.Random(f"ladder/{name}/{deal}")
+    return [rng.getrandbits(63) for _ in range(games)]
+
+
+def plays(rung_index: int, results: Sequence[tuple[int, int]]) -> bool:
+    """Does the rung ``rung_index`` play a deal, given the weaker rungs' ``(wins, games)``?"""
+    return all(games and wins <= GATE * games for wins, games in results[:rung_index])
+
+
+def ladder_games(
+    board: Board, rules: Rules, deal: int, ladder: Sequence[Rung] = LADDER
+) -> list[tuple[int, int]]:
+    """``(wins, games)`` of each rung on ``deal`` (``(0, 0)`` where a rung does not play it)."""
+    results: list[tuple[int, int]] = []
+    for index, rung in enumerate(ladder):
+        played = plays(index, results)
+        results.append((rung.wins(board, rules, deal), rung.games) if played else (0, 0))
+    return results

@@ -1,0 +1,14 @@
+"""The ladder's calibration per rule set (``Rules.label()``), written by
+``benchmarks/bench_ladder.py calibrate`` (not by hand): each rung's skill (logits, in
+``ladder.LADDER`` order) and the difficulty thresholds (easy at most, normal at most;
+above: hard), halfway between the deals nearest the thirds of the calibration deals'
+difficulties. The calibration's figures are in ``benchmarks/results/ladder_<rule set>.json``.
+"""
+
+LADDER_CALIBRATION = {
+    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.514)},
+    "milligan+return": {"skills": (2.339, 4.201), "thresholds": (-0.14, 0.508)},
+    "russian+return": {"skills": (0.324, 0.846), "thresholds": (-3.389, 3.993)},
+    "yukon": {"skills": (-2.027, 0.918), "thresholds": (-1.559, 2.277)},
+    "yukon+return": {"skills": (-2.036, 1.085), "thresholds": (-1.696, 2.31)},
+}

@@ -1,0 +1,124 @@
+"""The difficulty ladder: the Rasch fit recovers what made the games, its errors shrink
+with games, its rungs' seeds vary by deal, the gate, the clustered interval, and a ladder
+score in a catalogue entry checked against its games."""
+
+import numpy as np
+import pytest
+
+from solver.catalogue.entries import score_problem
+from solver.numbering import deal_board
+from solver.player.difficulty import ladder_rating, ladder_tier
+from solver.player.ladder import GATE, Rung, deal_seeds, ladder_games, plays
+from solver.player.rasch import fit_rasch, sigmoid
+from solver.rules import Rules
+from solver.stats import clustered_rate_entry, wilson_interval
+
+
+def simulated(deals: int, skills: np.ndarray, games: list[int], seed: int = 7):
+    """Wins drawn from the model itself, with known difficulties."""
+    rng = np.random.default_rng(seed)
+    difficulty = rng.normal(0.0, 1.5, deals)
+    played = np.tile(np.array(games, dtype=float), (deals, 1))
+    wins = rng.binomial(played.astype(int), sigmoid(skills[None, :] - difficulty[:, None]))
+    return difficulty, wins, played
+
+
+def test_the_fit_recovers_the_skills_and_orders_the_deals():
+    skills = np.array([-1.0, 1.0, 2.5])
+    difficulty, wins, games = simulated(3000, skills, [32, 4, 4])
+    fit = fit_rasch(wins, games)
+    assert fit.converged
+    assert np.allclose(fit.skill, skills, atol=0.15)
+    assert np.corrcoef(fit.difficulty, difficulty)[0, 1] > 0.9
+    inside = np.abs(fit.difficulty - difficulty) <= 1.96 * fit.standard_error
+    assert 0.9 < inside.mean() <= 1.0  # the standard errors are about right (with the prior's pull)
+
+
+def test_held_skills_give_the_joint_fit_difficulties():
+    skills = np.array([-1.0, 1.5])
+    _difficulty, wins, games = simulated(500, skills, [32, 2])
+    joint = fit_rasch(wins, games)
+    held = fit_rasch(wins, games, skill=joint.skill)
+    assert np.allclose(held.difficulty, joint.difficulty, atol=1e-4)
+
+
+def test_more_games_mean_smaller_errors_and_extremes_stay_finite():
+    skills = np.array([0.0])
+    fit = fit_rasch(np.array([[0], [0], [16]]), np.array([[4], [64], [16]]), skill=skills)
+    assert fit.standard_error[1] < fit.standard_error[0]
+    assert np.all(np.isfinite(fit.difficulty)) and fit.difficulty[1] > fit.difficulty[0] > fit.difficulty[2]
+
+
+def test_a_deal_never_played_keeps_the_prior():
+    fit = fit_rasch(np.array([[0, 0]]), np.array([[0, 0]]), skill=np.array([0.0, 1.0]))
+    assert fit.difficulty[0] == pytest.approx(0.0) and fit.standard_error[0] == pytest.approx(3.0)
+
+
+def test_bad_arrays_are_refused():
+    with pytest.raises(ValueError):
+        fit_rasch(np.array([[3]]), np.array([[2]]))
+
+
+def test_seeds_differ_between_deals_and_repeat_for_one():
+    assert deal_seeds("greedy", 12, 8) == deal_seeds("greedy", 12, 8)
+    assert not set(deal_seeds("greedy", 12, 8)) & set(deal_seeds("greedy", 13, 8))
+    assert len(set(deal_seeds("greedy", 12, 32))) == 32
+
+
+def test_greedy_games_of_one_deal_differ_in_their_tie_breaks():
+    """Yukon deal 2's 16 greedy games with the ladder's seeds are not one game 16 times."""
+    from solver.player.greedy import Greedy
+
+    board, rules = deal_board("yukon", 2), Rules("yukon")
+    lines = {tuple(Greedy().play(board, rules, seed)[1]) for seed in deal_seeds("greedy", 2, 16)}
+    assert len(lines) > 1
+
+
+def test_a_stronger_rung_plays_only_where_weaker_ones_mostly_lose():
+    assert plays(0, [])
+    assert plays(1, [(int(GATE * 32), 32)]) and not plays(1, [(int(GATE * 32) + 1, 32)])
+    assert not plays(1, [(0, 0)])
+
+
+def test_ladder_games_follow_the_gate():
+    ladder = (Rung("greedy", "greedy", (), 4), Rung("greedy-again", "greedy", (), 2))
+    board, rules = deal_board("yukon", 2), Rules("yukon")
+    results = ladder_games(board, rules, 2, ladder)
+    weak = results[0]
+    assert weak[1] == 4 and results[1] == ((results[1][0], 2) if weak[0] <= GATE * 4 else (0, 0))
+
+
+def test_the_clustered_interval_is_wider_than_by_game_when_a_deal_decides():
+    per_deal = [(16, 16)] * 30 + [(0, 16)] * 70  # each deal's games all alike
+    clustered = clustered_rate_entry(per_deal)
+    low, high = wilson_interval(30 * 16, 100 * 16)
+    assert clustered["rate"] == pytest.approx(0.3) and clustered["deals"] == 100
+    assert clustered["high"] - clustered["low"] > 3 * (high - low)
+
+
+def test_the_clustered_interval_of_one_deal_is_none():
+    assert clustered_rate_entry([(3, 4)])["low"] is None
+
+
+MODEL = {"skills": [0.0, 2.0], "thresholds": [-1.0, 1.0], "prior_sd": 3.0}
+
+
+def scored_entry(results) -> dict:
+    rating = ladder_rating(results, MODEL)
+    return {
+        "difficulty": rating.difficulty,
+        "difficulty_se": rating.standard_error,
+        "ladder": [list(pair) for pair in results],
+        "tier": rating.tier,
+    }
+
+
+def test_a_ladder_score_is_checked_against_its_games():
+    entry = scored_entry([(2, 32), (1, 1)])
+    assert entry["tier"] == ladder_tier(entry["difficulty"], MODEL["thresholds"])
+    assert score_problem(entry, MODEL) is None
+    assert "its ladder games give" in score_problem(entry | {"difficulty": entry["difficulty"] + 0.5}, MODEL)
+    other = "easy" if entry["tier"] != "easy" else "hard"
+    assert "tier" in score_problem(entry | {"tier": other}, MODEL)
+    assert "malformed" in score_problem(entry | {"ladder": [[1, 2, 3]]}, MODEL)
+    assert "difficulty_se" in score_problem({k: v for k, v in entry.items() if k != "difficulty_se"}, MODEL)
