@@ -29,6 +29,7 @@ from solver.numbering import NUMBERINGS as NUMBERINGS
 from solver.numbering import deal_board
 from solver.record import Record
 from solver.reference import IllegalMove, is_won
+from solver.result import TIER_NAMES as TIER_NAMES
 from solver.result import Limits
 from solver.rules import VARIANTS as VARIANTS
 from solver.rules import Rules

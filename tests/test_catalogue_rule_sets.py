@@ -123,7 +123,7 @@ def test_check_looks_in_every_rule_set(built):
 def test_a_manifest_record_must_name_its_rule_sets_file():
     record = {"variant": "yukon", "tier": "easy", "foundation_return": True, "file": "yukon-easy.json"}
     assert "not 'yukon-return-easy.json'" in record_problem(record)
-    assert "names no rule set" in record_problem(record | {"numbering": "ms"})
+    assert "names no rule set" in record_problem(record | {"numbering": "microsoft"})
     assert record_problem(record | {"file": "yukon-return-easy.json"}) is None
 
 

@@ -36,7 +36,7 @@ def check(folder, deal, *options):
 def test_check_exits_0_for_a_deal_in_a_catalogue(two_entries):
     folder, listed, _ = two_entries
     result = check(folder, listed)
-    assert result.exit_code == 0 and "solvable, in the easy catalogue" in result.stdout
+    assert result.exit_code == 0 and "solvable, in the catalogues russian easy" in result.stdout
 
 
 def test_check_exits_5_for_a_deal_in_none(two_entries):

@@ -10,7 +10,6 @@ from datetime import date
 from solver.errors import YukonError, clipped
 from solver.notation import final_position
 from solver.numbering import deal_board
-from solver.player.difficulty import ladder_rating
 from solver.reference import IllegalMove, is_won
 from solver.result import TIER_NAMES
 from solver.rules import Rules
@@ -121,6 +120,8 @@ def field_problem(entry: dict, fields: dict) -> str | None:
 def score_problem(entry: dict, model: dict) -> str | None:
     """Why the entry's ladder score is not what its file's ``difficulty_model`` gives, or
     None: its difficulty, recomputed from its ladder games, and the tier of that."""
+    from solver.player.difficulty import ladder_rating  # here: reading a catalogue loads no numba
+
     problem = field_problem(entry, LADDER_FIELDS)
     if problem:
         return problem
