@@ -143,8 +143,11 @@ def test_a_flagged_position_is_lost(rules):
 
 
 def catalogue_lines(every: int):
-    """(rules, root, tokens) of every ``every``-th verified catalogue line."""
+    """(rules, root, tokens) of every ``every``-th verified one-deck catalogue line (Milligan is
+    never judged: ``test_milligan_is_never_judged``)."""
     for path in sorted(CATALOGUE.glob("*-*.json")):
+        if path.name.startswith("milligan"):
+            continue
         for entry in json.loads(path.read_text())["entries"][::every]:
             rules = Rules(entry["variant"], entry["foundation_return"])
             yield rules, read_board(entry["board"], rules), entry["solution"].split()
@@ -159,10 +162,10 @@ def pinned_lines():
 
 
 def test_no_position_on_a_winning_line_is_flagged():
-    """Every position on every 10th catalogue line and on every pinned line (all catalogue
-    lines: ``benchmarks/bench_h2.py lines``)."""
+    """Every position on every 20th one-deck catalogue line and on every pinned line (all
+    catalogue lines: ``benchmarks/bench_h2.py lines``)."""
     checked = 0
-    for rules, root, tokens in [*catalogue_lines(10), *pinned_lines()]:
+    for rules, root, tokens in [*catalogue_lines(20), *pinned_lines()]:
         tables = tables_for(root, rules)
         positions = [root] + [after for _token, _move, after in replay_tokens(root, tokens, rules)]
         for board in positions:
