@@ -17,8 +17,8 @@ and counts the result against ``benchmarks/results/study/yukon[-return].verdicts
 flagged solved deal is a soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test, at a node budget: a deal solved
 one way and proved lost the other is a soundness bug (exit 1). ``search`` solves each deal
-with the switches named (``off``: no pairwise test; ``root``: the default; ``search``: also
-``H2_SEARCH``; ``every``: also ``NOGOODS``) and reports its verdict, positions, CPU seconds
+with the switches named (``off``: no pairwise test; ``root``: on the root only; ``search``: also
+``H2_SEARCH``; ``every``, the default: also ``NOGOODS``) and reports its verdict, positions, CPU seconds
 and the tests' counters.
 Each writes ``benchmarks/results/h2_<what>.json``.
 """
@@ -37,6 +37,7 @@ import numpy as np
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 from tqdm import tqdm
 
+from solver import solve
 from solver.board import read_board
 from solver.engine import h2, moves, prune
 from solver.notation import replay_tokens
@@ -168,7 +169,7 @@ def compare(args) -> dict:
     for deal in tqdm(parse_deals(args.deals, args.numbering), desc="deals", file=sys.stderr):
         board = deal_board("yukon", deal, args.numbering)
         with_it = solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
-        without = solve_position(board, rules, limits, moves.ALL_REDUCTIONS & ~moves.H2)
+        without = solve_position(board, rules, limits, moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST)
         nodes["with"] += with_it.nodes
         nodes["without"] += without.nodes
         if with_it.status != without.status:
@@ -187,14 +188,16 @@ def compare(args) -> dict:
 
 
 SWITCHES = {
-    "off": moves.ALL_REDUCTIONS & ~moves.H2,
-    "root": moves.ALL_REDUCTIONS,
-    "search": moves.ALL_REDUCTIONS | moves.H2_SEARCH,
-    "every": moves.EVERY_PAIR_TEST,
+    "off": moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST,
+    "root": moves.ALL_REDUCTIONS & ~(moves.H2_SEARCH | moves.NOGOODS),
+    "search": moves.ALL_REDUCTIONS & ~moves.NOGOODS,
+    "every": moves.ALL_REDUCTIONS,
 }
 
 
 def search(args) -> dict:
+    if args.spacing is not None:
+        solve.PAIRS_SPACING = args.spacing
     rules = Rules("yukon", args.foundation_return)
     limits = Limits(max_nodes=args.max_nodes, time_limit=None)
     rows = []
@@ -211,7 +214,13 @@ def search(args) -> dict:
         }
         rows.append(row | dead_end_counters())
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    return {"rules": rules.label(), "numbering": args.numbering, "switches": args.switches, "rows": rows}
+    return {
+        "rules": rules.label(),
+        "numbering": args.numbering,
+        "switches": args.switches,
+        "spacing": solve.PAIRS_SPACING,
+        "rows": rows,
+    }
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -232,6 +241,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--max-nodes", type=int, default=1_000_000, help="compare, search: node budget a solve"
     )
     parser.add_argument("--switches", choices=SWITCHES, default="every", help="search: pairwise tests on")
+    parser.add_argument(
+        "--spacing",
+        type=int,
+        default=None,
+        help="search: positions searched below a position before its later children are tested",
+    )
     parser.add_argument("--foundation-return", action="store_true", help="root: with foundation return")
     parser.add_argument("--out", default=None, help="JSON file (default benchmarks/results/h2_<what>.json)")
     return parser.parse_args(argv)

@@ -28,7 +28,8 @@ SWITCHES = {
     "no HOPELESS": moves.HOPELESS,
     "no SAFE_FOUNDATION": moves.SAFE_FOUNDATION,
     "no KINGS_KEEP_PACKETS": moves.KINGS_KEEP_PACKETS,
-    "no H2": moves.H2,
+    "no pairwise tests": moves.EVERY_PAIR_TEST,
+    "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS,
 }
 
 

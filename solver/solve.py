@@ -27,6 +27,10 @@ MAX_DEPTH = 1 << 18
 BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
+# Positions searched below a position before its later children get the full pairwise test
+# (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
+# 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).
+PAIRS_SPACING = 10_000
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
@@ -124,7 +128,9 @@ class Search:
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
-        self.control = search.make_control(mode, options, limit, self.grow_at(), branch_limit, deal_score)
+        self.control = search.make_control(
+            mode, options, limit, self.grow_at(), branch_limit, deal_score, PAIRS_SPACING
+        )
         self.peak_entries = 0
         p = packed
         search.search_start(

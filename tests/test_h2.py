@@ -32,7 +32,7 @@ ONE_DECK = [
 ]
 one_deck = pytest.mark.parametrize("rules", ONE_DECK, ids=[rules.label() for rules in ONE_DECK])
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
-WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.H2 | moves.NOGOODS)
+WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST
 
 
 def tables_for(root: Board, rules: Rules):
@@ -229,6 +229,7 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monk
     run before any probe) against the search without them, on small positions of every
     one-deck rule set."""
     monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)  # the test on every position
     options = WITHOUT_PAIRS | SWITCHES[switch]
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
@@ -256,7 +257,7 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
         checked_solve(
             deal_board("yukon", deal, "pysol"),
             Rules("yukon"),
-            moves.EVERY_PAIR_TEST,
+            moves.ALL_REDUCTIONS,
             Limits(max_nodes=300_000),
         )
         tested[deal] = solve.dead_end_counters()["tests"]
@@ -265,3 +266,19 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
         deal_board("yukon", 355, "pysol"), Rules("yukon"), moves.ALL_REDUCTIONS, Limits(max_nodes=300_000)
     )
     assert result.status == UNSOLVABLE and result.nodes <= 2 * solve.ROOT_PAIRS_AFTER
+
+
+def test_inside_the_search_the_test_runs_only_below_costly_subtrees(monkeypatch):
+    """PySolFC 395 (lost, 0.4 M positions): with a spacing beyond its search the full test runs
+    on the searches' roots only; with the default spacing it also runs inside the search, which
+    then needs fewer positions to prove the same verdict."""
+    board, rules = deal_board("yukon", 395, "pysol"), Rules("yukon")
+    limits = Limits(max_nodes=2_000_000, time_limit=None)
+    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
+    roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    root_tests = solve.dead_end_counters()["tests"]
+    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 300)
+    inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    assert roots_only.status == inside.status == UNSOLVABLE
+    assert root_tests <= 8 < solve.dead_end_counters()["tests"]
+    assert inside.nodes < roots_only.nodes

@@ -43,7 +43,7 @@ on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
 The search (``search``) keeps the rest of its state in two more places, so that it can stop
 and go on:
 
-The stack, a tuple of int32 arrays (made by ``make_stack``): the move lists of the
+The stack, a tuple of arrays, int32 but for ``STACK_ENTERED`` (made by ``make_stack``): the move lists of the
 positions on the path lie one after another in one buffer, so a deep path costs only the
 moves its positions have (a depth-first search of a large space makes paths of tens of
 thousands of moves, with foundation return especially):
@@ -55,6 +55,8 @@ thousands of moves, with foundation return especially):
     stack[STACK_APPLIED][depth]     the move made at ``depth`` as ``apply_move`` returned it
                                     (TURNED set if it turned a card): the path from the root
     stack[STACK_SCORES][i]          scratch for ordering one move list
+    stack[STACK_ENTERED][depth]     (int64) positions the search had reached when it entered the
+                                    position at ``depth``: how much it has searched below it since
 
 The control block, one int64 array (made by ``search.make_control``):
 
@@ -70,6 +72,9 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_BRANCH_LIMIT]   > 0: only that many best-ordered moves per position
     control[CONTROL_DEAL_SCORE]     the stock deal's score in the move order (``moves``' "The
                                     stock deal's place"): ordering only
+    control[CONTROL_PAIRS_SPACING]  with H2_SEARCH: the positions searched below a position
+                                    before its later children get the pairwise tests
+                                    (``search.pairs_due``)
 """
 
 import numpy as np
@@ -84,13 +89,13 @@ ZOBRIST_FOUNDATIONS, ZOBRIST_STOCK, ZOBRIST_COLUMNS, PARAM_COUNT = 12, 13, 14, 1
 ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
-STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS = range(6)
+STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS, STACK_ENTERED = range(7)
 MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
 CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
-CONTROL_DEAL_SCORE, CONTROL_SIZE = 10, 11
+CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_SIZE = 10, 11, 12
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):
@@ -121,13 +126,14 @@ def state_size(params) -> int:
 def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     """A search stack for paths of up to ``max_depth`` moves whose positions have at most
     ``buffered_moves`` moves in all (see the module docstring)."""
-    stack = [None] * 6
+    stack = [None] * 7
     stack[STACK_MOVES] = np.zeros(buffered_moves, dtype=np.int32)
     stack[STACK_STARTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_NEXT] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_SCORES] = np.zeros(MOVE_LIST_SIZE, dtype=np.int32)
+    stack[STACK_ENTERED] = np.zeros(max_depth, dtype=np.int64)
     return tuple(stack)
 
 

@@ -44,8 +44,9 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
     reach a foundation gets no moves.
 H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability leaves some
-    card's home unreachable gets no moves; H2_SEARCH: nor does a position after a move that
-    turned a card or sent one home; NOGOODS (see ``nogoods``): nor does any position whose
+    card's home unreachable gets no moves; H2_SEARCH: nor does a position inside the search
+    where the test runs (``search.pairs_due``: below positions whose subtrees proved costly);
+    NOGOODS (see ``nogoods``): nor does any position whose
     fact pairs all lie in the pair table of a position the test proved dead. The test runs
     only once the solve found the deal not easy (``solver.solve``).
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
@@ -109,12 +110,18 @@ TURNED = 1 << 25
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
-# On by default: the pairwise test pays at the root; inside the search it saves positions but
-# not time (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2) dead-end test").
+# On by default: the pairwise test at the root, inside the search below costly subtrees, and
+# its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
+# dead-end test").
+EVERY_PAIR_TEST = H2 | H2_SEARCH | NOGOODS
 ALL_REDUCTIONS = (
-    SAFE_FOUNDATION | WHOLE_COLUMN_TO_EMPTY | FIRST_EMPTY_ONLY | HOPELESS | KINGS_KEEP_PACKETS | H2
+    SAFE_FOUNDATION
+    | WHOLE_COLUMN_TO_EMPTY
+    | FIRST_EMPTY_ONLY
+    | HOPELESS
+    | KINGS_KEEP_PACKETS
+    | EVERY_PAIR_TEST
 )
-EVERY_PAIR_TEST = ALL_REDUCTIONS | H2_SEARCH | NOGOODS
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 
 

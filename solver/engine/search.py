@@ -17,9 +17,11 @@ depth at which a position was expanded, and a position reached again no shorter 
 Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``prune``) is
 tested at the root and after every move that may have made a position hopeless; the
 remembered dead tables (``nogoods``, when on) at every new position; the full pairwise test
-(``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says, once the solve has let the
-pairwise tests run (``solver.solve.root_dead``). ``dead_ends`` is the tuple of the pairwise test's tables
-(``h2.make_tables``), built for the root by ``h2.build_tables``.
+(``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (below positions whose
+subtrees proved costly), once the solve has let the pairwise tests run
+(``solver.solve.root_dead``). ``dead_ends`` is the tuple of the pairwise test's tables
+(``h2.make_tables``), built for the root by ``h2.build_tables``. Where a test runs decides
+only what it costs: each one is sound on any position.
 
 The stack and the control block are laid out in ``layout``.
 """
@@ -41,12 +43,14 @@ from solver.engine.layout import (
     CONTROL_NEXT_LIMIT,
     CONTROL_NODES,
     CONTROL_OPTIONS,
+    CONTROL_PAIRS_SPACING,
     CONTROL_SIZE,
     CONTROL_STATUS,
     CONTROL_TRUNCATED,
     MOVE_LIST_SIZE,
     STACK_APPLIED,
     STACK_COUNTS,
+    STACK_ENTERED,
     STACK_MOVES,
     STACK_NEXT,
     STACK_SCORES,
@@ -55,16 +59,13 @@ from solver.engine.layout import (
     position_keys,
     stock_left,
 )
-from solver.engine.move_kinds import TO_FOUNDATION
 from solver.engine.moves import (
     H2,
     H2_SEARCH,
     HOPELESS,
     KEEP_BUILDS,
     NOGOODS,
-    TURNED,
     generate_moves,
-    move_kind,
 )
 from solver.engine.nogoods import known_dead, remember_dead
 from solver.engine.prune import NOWHERE, hopeless, may_turn_hopeless, twins_hopeless, watched_place
@@ -77,7 +78,13 @@ DFS, IDA = 0, 1
 
 
 def make_control(
-    mode: int, options: int, limit: int, grow_at: int, branch_limit: int = 0, deal_score: int = 0
+    mode: int,
+    options: int,
+    limit: int,
+    grow_at: int,
+    branch_limit: int = 0,
+    deal_score: int = 0,
+    pairs_spacing: int = 0,
 ) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
@@ -85,6 +92,7 @@ def make_control(
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
+    control[CONTROL_PAIRS_SPACING] = pairs_spacing
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -147,13 +155,13 @@ def pairs_on(control, dead_ends, option):
 
 
 @kernel
-def pairs_due(control, dead_ends, move):
-    """Does the full pairwise test run after ``move``? With H2_SEARCH, after a move that turned a
-    card or sent one home: the moves that change which cards can ever be freed (a
-    rearrangement of face-up packets seldom makes a position dead)."""
-    return pairs_on(control, dead_ends, H2_SEARCH) and (
-        (move & TURNED) != 0 or move_kind(move) == TO_FOUNDATION
-    )
+def pairs_due(control, dead_ends, searched_below_parent):
+    """Does the full pairwise test run on a new position? With H2_SEARCH, once its parent has
+    had ``control[CONTROL_PAIRS_SPACING]`` positions searched below it: a parent whose first
+    children cost that much is likely to have costly later ones, and a test
+    (about 0.5 ms) is then cheap beside what a dead child spares; positions with small
+    subtrees (most of them) are never tested."""
+    return pairs_on(control, dead_ends, H2_SEARCH) and searched_below_parent >= control[CONTROL_PAIRS_SPACING]
 
 
 @kernel
@@ -164,6 +172,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     scores, starts = stack[STACK_SCORES], stack[STACK_STARTS]
     control[CONTROL_DEPTH] = 0
     starts[0] = 0
+    stack[STACK_ENTERED][0] = control[CONTROL_NODES]
     if cards_home(state, params) == params[CARD_COUNT]:
         control[CONTROL_STATUS] = SOLVED
         return
@@ -187,6 +196,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
     applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_STARTS]
+    entered = stack[STACK_ENTERED]
     max_depth = counts.shape[0] - 1
     ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
@@ -229,12 +239,15 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
             (control[CONTROL_OPTIONS] & HOPELESS)
             and may_turn_hopeless(state, params, move)
             and hopeless(state, params, watched_place(state, params, move), NOWHERE)
-        ) or pairs_dead(state, params, control, dead_ends, pairs_due(control, dead_ends, move)):
+        ) or pairs_dead(
+            state, params, control, dead_ends, pairs_due(control, dead_ends, nodes - entered[depth])
+        ):
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]
             counts[child] = expand(state, params, control, moves, starts[child], scores)
         next_index[child] = 0
+        entered[child] = nodes
         depth = child
         if counters[ENTRY_COUNT] >= control[CONTROL_GROW_AT]:
             status = GROW
