@@ -2,7 +2,10 @@
 ``benchmarks/bench_ladder.py calibrate`` (not by hand): each rung's skill (logits, in
 ``ladder.LADDER`` order) and the difficulty thresholds (easy at most, normal at most;
 above: hard), halfway between the deals nearest the thirds of the calibration deals'
-difficulties. The calibration's figures are in ``benchmarks/results/ladder_<rule set>.json``.
+difficulties. A rule set is scored by as many rungs as it has skills. Where those thresholds
+would move a shipped entry to another tier, ``tiering`` keeps the tiers of the earlier
+calibration (``difficulty.model_tier``). The calibration's figures are in
+``benchmarks/results/ladder_<rule set>.json``.
 """
 
 LADDER_CALIBRATION = {
