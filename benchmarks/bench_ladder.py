@@ -205,8 +205,10 @@ def plot(figures: dict, path: Path) -> None:
         chosen = [v for v, name in zip(values, figures["tier"]) if name == tier]
         share = 100 * figures["tiers"][tier]["share"]
         axis.hist(chosen, bins=bins, color=TIER_COLOURS[tier], label=f"{tier} ({share:.1f}%)")
-    for threshold in figures["thresholds"]:
-        axis.axvline(threshold, color="black", linewidth=0.8, linestyle="--")
+    kept = figures["tiering"]
+    label = f"thresholds (unused: tiers kept by the {kept['by']})" if kept else "thresholds"
+    for index, threshold in enumerate(figures["thresholds"]):
+        axis.axvline(threshold, color="black", linewidth=0.8, linestyle="--", label=None if index else label)
     axis.set_xlabel("difficulty (Rasch logits; higher is harder)")
     axis.set_ylabel("solvable deals")
     deals = figures["deals"]
@@ -365,10 +367,24 @@ def main() -> None:
         write_figures(figures, rule_set_name(rules.variant, rules.foundation_return, args.numbering))
 
 
+def python_text(value) -> str:
+    """``value`` (numbers, text, tuples and dicts of them) as ``ruff format`` writes it."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f'"{key}": {python_text(item)}' for key, item in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return repr(tuple(value))
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
 def write_calibration(calibrations: dict) -> None:
     """Rewrite ``solver/player/ladder_calibration.py`` with ``calibrations``, its docstring kept."""
     path = Path(calibration_module.__file__)
-    lines = [f"    {label!r}: {entry!r}," for label, entry in sorted(calibrations.items())]
+    lines = [
+        f'    "{label}": {{\n'
+        + "".join(f'        "{key}": {python_text(value)},\n' for key, value in entry.items())
+        + "    },"
+        for label, entry in sorted(calibrations.items())
+    ]
     text = f'"""{calibration_module.__doc__}"""\n\nLADDER_CALIBRATION = {{\n' + "\n".join(lines) + "\n}\n"
     replace_file(path, text.encode("utf-8"))
 

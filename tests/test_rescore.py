@@ -56,8 +56,8 @@ def test_every_shipped_file_has_its_tier_pin():
 
 
 def small_file(folder, count: int = 4) -> dict:
-    """The first entries of the shipped yukon-kpat-hard.json, saved in ``folder`` with their model."""
-    catalogue = read_catalogue(shipped_directory() / "yukon-kpat-hard.json")
+    """The first entries of the shipped milligan-hard.json, saved in ``folder`` with their model."""
+    catalogue = read_catalogue(shipped_directory() / "milligan-hard.json")
     model = catalogue["difficulty_model"]
     small = catalogue | {"entries": catalogue["entries"][:count], "difficulty_model": model}
     save_catalogue(folder, small)
@@ -81,8 +81,8 @@ def test_rescoring_keeps_order_tier_and_every_other_key_and_still_verifies(tmp_p
     games = {
         e["deal"]: (*map(tuple, e["ladder"]), (number % 2, 1)) for number, e in enumerate(small["entries"])
     }
-    changed = rescore_file(tmp_path / "yukon-kpat-hard.json", model, lambda entry: games[entry["deal"]])
-    new = read_catalogue(tmp_path / "yukon-kpat-hard.json")
+    changed = rescore_file(tmp_path / "milligan-hard.json", model, lambda entry: games[entry["deal"]])
+    new = read_catalogue(tmp_path / "milligan-hard.json")
     assert changed == len(small["entries"]) and new["difficulty_model"] == model
     for old, entry in zip(small["entries"], new["entries"]):
         assert list(entry) == list(old)  # the same keys, in the same order
@@ -97,13 +97,11 @@ def test_rescoring_keeps_order_tier_and_every_other_key_and_still_verifies(tmp_p
 
 def test_a_rescoring_that_would_move_an_entry_is_refused_whole(tmp_path):
     small = small_file(tmp_path)
-    before = (tmp_path / "yukon-kpat-hard.json").read_bytes()
+    before = (tmp_path / "milligan-hard.json").read_bytes()
     model = small["difficulty_model"] | {"thresholds": [-1.5, 5.0]}  # every hard deal would be normal
     with pytest.raises(YukonError, match=r"entry 1 \(deal \d+\) would move to normal"):
-        rescore_file(
-            tmp_path / "yukon-kpat-hard.json", model, lambda entry: tuple(map(tuple, entry["ladder"]))
-        )
-    assert (tmp_path / "yukon-kpat-hard.json").read_bytes() == before
+        rescore_file(tmp_path / "milligan-hard.json", model, lambda entry: tuple(map(tuple, entry["ladder"])))
+    assert (tmp_path / "milligan-hard.json").read_bytes() == before
 
 
 def test_a_release_1_file_keeps_its_tiers_by_the_greedy_failure_rate():

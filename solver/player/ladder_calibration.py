@@ -9,9 +9,25 @@ calibration (``difficulty.model_tier``). The calibration's figures are in
 """
 
 LADDER_CALIBRATION = {
-    "milligan": {"skills": (2.344, 5.662), "thresholds": (-0.135, 0.514)},
-    "milligan+return": {"skills": (2.339, 4.201), "thresholds": (-0.14, 0.508)},
-    "russian+return": {"skills": (0.324, 0.846), "thresholds": (-3.389, 3.993)},
-    "yukon": {"skills": (-2.027, 0.918), "thresholds": (-1.559, 2.277)},
-    "yukon+return": {"skills": (-2.036, 1.085), "thresholds": (-1.696, 2.31)},
+    "milligan": {
+        "skills": (2.344, 5.662),
+        "thresholds": (-0.135, 0.514),
+    },
+    "milligan+return": {
+        "skills": (2.339, 4.201),
+        "thresholds": (-0.14, 0.508),
+    },
+    "russian+return": {
+        "skills": (0.324, 0.846),
+        "thresholds": (-3.389, 3.993),
+    },
+    "yukon": {
+        "skills": (-2.05, 0.854, 1.46),
+        "thresholds": (-1.581, 2.622),
+        "tiering": {"by": "ladder", "rungs": 2, "skills": (-2.027, 0.918), "thresholds": (-1.559, 2.277)},
+    },
+    "yukon+return": {
+        "skills": (-2.036, 1.085),
+        "thresholds": (-1.696, 2.31),
+    },
 }
