@@ -18,8 +18,9 @@ LADDER_CALIBRATION = {
         "thresholds": (-0.14, 0.508),
     },
     "russian+return": {
-        "skills": (0.324, 0.846),
-        "thresholds": (-3.389, 3.993),
+        "skills": (0.316, 0.836, 1.336),
+        "thresholds": (-3.396, 4.054),
+        "tiering": {"by": "ladder", "rungs": 2, "skills": (0.324, 0.846), "thresholds": (-3.389, 3.993)},
     },
     "yukon": {
         "skills": (-2.05, 0.854, 1.46),
@@ -27,7 +28,8 @@ LADDER_CALIBRATION = {
         "tiering": {"by": "ladder", "rungs": 2, "skills": (-2.027, 0.918), "thresholds": (-1.559, 2.277)},
     },
     "yukon+return": {
-        "skills": (-2.036, 1.085),
-        "thresholds": (-1.696, 2.31),
+        "skills": (-2.067, 1.014, 1.731),
+        "thresholds": (-1.727, 2.71),
+        "tiering": {"by": "ladder", "rungs": 2, "skills": (-2.036, 1.085), "thresholds": (-1.696, 2.31)},
     },
 }
