@@ -206,7 +206,7 @@ def plot(figures: dict, path: Path) -> None:
         share = 100 * figures["tiers"][tier]["share"]
         axis.hist(chosen, bins=bins, color=TIER_COLOURS[tier], label=f"{tier} ({share:.1f}%)")
     kept = figures["tiering"]
-    label = f"thresholds (unused: tiers kept by the {kept['by']})" if kept else "thresholds"
+    label = f"thresholds (unused: the {kept['rungs']}-rung ladder's tiers kept)" if kept else "thresholds"
     for index, threshold in enumerate(figures["thresholds"]):
         axis.axvline(threshold, color="black", linewidth=0.8, linestyle="--", label=None if index else label)
     axis.set_xlabel("difficulty (Rasch logits; higher is harder)")
