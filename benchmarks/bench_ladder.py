@@ -273,7 +273,10 @@ def tier_table(figures: dict) -> str:
         deals = shown["deals"] if shown else figures["deals"]["count"]
         share = f"{100 * deals / figures['deals']['count']:.1f}% ({deals})" if shown else f"100% ({deals})"
         span = shown and shown["difficulty"]
-        spread = f"{span['min']:.2f} to {span['max']:.2f} ({shown['distinct_scores']} scores)" if span else ""
+        scores = shown and shown["distinct_scores"]
+        spread = (
+            f"{span['min']:.2f} to {span['max']:.2f} ({scores} score{'s' * (scores != 1)})" if span else ""
+        )
         rates = (shown or {"rungs": figures["overall"]})["rungs"]
         rows.append(
             f"| {tier} | {share} | {spread} | {' | '.join(rate_text(rates[rung]) for rung in rungs)} |"

@@ -17,6 +17,10 @@ LADDER_CALIBRATION = {
         "skills": (2.339, 4.201),
         "thresholds": (-0.14, 0.508),
     },
+    "russian": {
+        "skills": (0.317, 0.774, 1.399),
+        "thresholds": (-3.395, 4.056),
+    },
     "russian+return": {
         "skills": (0.316, 0.836, 1.336),
         "thresholds": (-3.396, 4.054),
