@@ -291,13 +291,19 @@ def rate_text(rate: dict) -> str:
     return f"{100 * rate['rate']:.1f}% ({interval}{rate['deals']} deals)"
 
 
+def tiered_by_score(catalogue: dict) -> bool:
+    """Is the file one of release 0.1.0's, tiered by the greedy failure rate (scored or not)?"""
+    model = catalogue.get("difficulty_model")
+    return model is None or model.get("tiering", {}).get("by") == "score"
+
+
 def rescore(args, catalogues: dict, results: dict) -> None:
     """Rewrite the scores of the rule set's shipped files with its calibration now; a file
     of release 0.1.0 (no difficulty model) keeps its tiers by the greedy failure rate."""
     rules = Rules(args.variant, args.foundation_return)
     for name, catalogue in catalogues.items():
         model = model_header(rules.label())
-        if "difficulty_model" not in catalogue:
+        if tiered_by_score(catalogue):
             model |= {"tiering": {"by": "score", "thresholds": list(TIERS[args.variant])}}
         changed = rescore_file(args.catalogue / name, model, lambda entry: results[entry["deal"]])
         print(f"{name}: {changed} of {len(catalogue['entries'])} difficulties changed")
