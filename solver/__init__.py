@@ -31,6 +31,7 @@ __all__ = [
     "check_deal",
     "daily_deal",
     "deal",
+    "entries_by_difficulty",
     "hint",
     "load_catalogue",
     "read_board",

@@ -266,6 +266,14 @@ def load_catalogue(
     return load_checked(catalogue_folder(directory), variant, tier, foundation_return, numbering)
 
 
+def entries_by_difficulty(catalogue: dict) -> list[dict]:
+    """A catalogue's entries easiest first: by ``difficulty`` (the ladder's score), else by
+    ``score`` (a file without one), entries of one score in file order. Files keep their
+    order (the daily schedule reads it), which is not always this one: a rescored file's
+    entries are in the order of its first scores."""
+    return sorted(catalogue["entries"], key=lambda entry: entry.get("difficulty", entry["score"]))
+
+
 @dataclass(frozen=True)
 class DailyDeal:
     """The deal of the day ``day``: the catalogue ``entry`` (deal, numbering, board text,

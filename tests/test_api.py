@@ -247,6 +247,23 @@ def test_load_catalogue_gives_the_checked_catalogue():
     assert set(solver.TIER_NAMES) == {"easy", "normal", "hard"}
 
 
+def test_a_tier_in_order_of_difficulty_keeps_every_entry_and_file_order_on_ties():
+    catalogue = solver.load_catalogue("yukon", "hard", numbering="kpat")
+    ordered = solver.entries_by_difficulty(catalogue)
+    assert sorted(map(id, ordered)) == sorted(map(id, catalogue["entries"]))
+    scores = [entry["difficulty"] for entry in ordered]
+    assert scores == sorted(scores)
+    place = {id(entry): index for index, entry in enumerate(catalogue["entries"])}
+    ties = [
+        place[id(a)] < place[id(b)]
+        for a, b in zip(ordered, ordered[1:])
+        if a["difficulty"] == b["difficulty"]
+    ]
+    assert all(ties)
+    made_up = {"entries": [{"score": 0.5, "deal": 1}, {"score": 0.25, "deal": 2}]}  # no ladder score
+    assert [entry["deal"] for entry in solver.entries_by_difficulty(made_up)] == [2, 1]
+
+
 def test_the_daily_deal_is_an_entry_and_none_comes_back_within_days():
     entries = solver.load_catalogue("yukon", "easy")["entries"]
     start = date(2026, 12, 24)

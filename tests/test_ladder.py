@@ -2,13 +2,16 @@
 with games, its rungs' seeds vary by deal, the gate, the clustered interval, and a ladder
 score in a catalogue entry checked against its games."""
 
+import json
+
 import numpy as np
 import pytest
 
 from solver.catalogue.entries import score_problem
+from solver.catalogue.ladder_games import LadderGames
 from solver.numbering import deal_board
 from solver.player.difficulty import ladder_rating, ladder_tier
-from solver.player.ladder import GATE, Rung, deal_seeds, ladder_games, plays
+from solver.player.ladder import GATE, LADDER, Rung, deal_seeds, ladder_games, plays
 from solver.player.rasch import fit_rasch, sigmoid
 from solver.rules import Rules
 from solver.stats import clustered_rate_entry, wilson_interval
@@ -122,3 +125,68 @@ def test_a_ladder_score_is_checked_against_its_games():
     assert "tier" in score_problem(entry | {"tier": other}, MODEL)
     assert "malformed" in score_problem(entry | {"ladder": [[1, 2, 3]]}, MODEL)
     assert "difficulty_se" in score_problem({k: v for k, v in entry.items() if k != "difficulty_se"}, MODEL)
+
+
+def test_the_third_rung_plays_only_where_both_weaker_rungs_mostly_lose():
+    assert len(LADDER) == 3
+    assert plays(2, [(int(GATE * 32), 32), (0, 1)])
+    assert not plays(2, [(int(GATE * 32), 32), (1, 1)])  # the second rung won its game
+    assert not plays(2, [(int(GATE * 32) + 1, 32), (0, 0)])  # the second rung never played
+
+
+def test_known_first_rungs_are_not_played_again():
+    board, rules = deal_board("yukon", 2), Rules("yukon")
+    # Made-up results a real game would not give (deal 2's greedy wins many of 32): kept as given.
+    assert ladder_games(board, rules, 2, LADDER, [(9, 32), (0, 0)]) == [(9, 32), (0, 0), (0, 0)]
+
+
+def ladder_line(deal: int, rungs: list[str], results) -> str:
+    row = {"rule_set": "russian", "numbering": "pysol", "deal": deal, "rungs": rungs, "results": results}
+    return json.dumps(row) + "\n"
+
+
+def test_a_ladder_file_of_the_first_rungs_gets_only_the_new_rungs_games(tmp_path):
+    path = tmp_path / "russian.ladder.jsonl"
+    names = [rung.name for rung in LADDER]
+    path.write_text(
+        ladder_line(16, names[:2], [[0, 32], [0, 1]])  # made up: the third rung plays
+        + ladder_line(33, names[:2], [[32, 32], [0, 0]])  # the third rung's gate is closed
+        + ladder_line(40, ["greedy", "someone-else"], [[0, 32], [0, 1]])  # another ladder: ignored
+        + '{"rule_set": "russian", "numbering"'  # a last line cut short by a kill
+    )
+    games = LadderGames(path, Rules("russian"), "pysol")
+    assert sorted(games.known) == [16, 33]
+    assert games.results(33, deal_board("russian", 33)) == ((32, 32), (0, 0), (0, 0))
+    played = games.results(16, deal_board("russian", 16))
+    assert played[:2] == ((0, 32), (0, 1)) and played[2][1] == LADDER[2].games
+    again = LadderGames(path, Rules("russian"), "pysol")  # the longer lines were saved
+    assert again.known[16] == played and again.results(16, deal_board("russian", 16), rungs=2) == played[:2]
+
+
+def test_catalogue_entries_seed_the_ladder_file(tmp_path):
+    games = LadderGames(tmp_path / "yukon.ladder.jsonl", Rules("yukon"), "kpat")
+    entries = [
+        {"numbering": "kpat", "deal": 5, "ladder": [[3, 32], [0, 1]]},
+        {"numbering": "pysol", "deal": 6},
+    ]
+    assert games.take_from(entries, [rung.name for rung in LADDER[:2]]) == 1
+    assert games.take_from(entries, [rung.name for rung in LADDER[:2]]) == 0  # nothing new
+    assert LadderGames(tmp_path / "yukon.ladder.jsonl", Rules("yukon"), "kpat").known == {
+        5: ((3, 32), (0, 1))
+    }
+
+
+def test_a_tiering_by_earlier_rungs_keeps_the_tier_the_refined_score_would_change():
+    earlier = {"skills": [-2.0, 1.0], "thresholds": [-1.5, 2.3]}
+    refined = {"skills": [-2.0, 1.0, 2.0], "thresholds": [-1.5, 2.5]}
+    games = [(0, 32), (0, 1), (1, 1)]
+    assert ladder_rating(games[:2], earlier).tier == "hard"
+    assert ladder_rating(games, refined).tier == "normal"
+    kept = ladder_rating(games, refined | {"tiering": {"by": "ladder", "rungs": 2} | earlier})
+    assert kept.tier == "hard" and kept.difficulty == ladder_rating(games, refined).difficulty
+    assert (
+        ladder_rating(games, refined | {"tiering": {"by": "score", "thresholds": [0.5, 0.9]}}, 0.6).tier
+        == "normal"
+    )
+    with pytest.raises(ValueError, match="2 rungs' games for a model of 3 rungs"):
+        ladder_rating(games[:2], refined)

@@ -46,6 +46,97 @@ SERVED_2026 = {
     "russian-hard.json": "9856b55be50a4c5f80baa475cd0349c96520bdc7b60ba91b8437448cac11d597",
 }
 
+# SHA-256 of the lines "YYYY-MM-DD:deal" of every shipped file, for every day of 2026 and for
+# 2027-01-01..2029-12-31 (the keyed epoch's first 1,000-day cycle and more), computed from the
+# files of commit 39cf49e: a rescoring or an extension of a file may change none of these days.
+SERVED_WINDOWS = ((date(2026, 1, 1), date(2026, 12, 31)), (KEYED_START, date(2029, 12, 31)))
+SERVED_AS_SHIPPED = {
+    "milligan-easy.json": (
+        "adafa4a5ed4efc1afa4c7f7aba2328b903686ee5c9508fcfcc56effa72fbe79d",
+        "c4a8dbe5578e62881859dad1255218dfe0c6d0960b0f52709feaad516a8a41ec",
+    ),
+    "milligan-hard.json": (
+        "042a0abc46754654c7f486e7557cd62d339a5c504095dc6e1d319efdaae18e16",
+        "7db27189073ea71cee3993bd38aca7d4f425e62d2e9c024c6ebba25d6378df38",
+    ),
+    "milligan-normal.json": (
+        "258d02c88b94f1acd2a22afa22c382b692d97177814957b159f94b7bbf556914",
+        "5fc34314cd88a0cc7f70ca4e8871f4937496d24235791de7bdebb890dc579ddc",
+    ),
+    "milligan-return-easy.json": (
+        "adafa4a5ed4efc1afa4c7f7aba2328b903686ee5c9508fcfcc56effa72fbe79d",
+        "459fd401d9932342a2d90b35d10ec98976121ba5472f4996be6ab6e0daf48db5",
+    ),
+    "milligan-return-hard.json": (
+        "042a0abc46754654c7f486e7557cd62d339a5c504095dc6e1d319efdaae18e16",
+        "cc1ce5bee44e30a3cec1a8efb992e3d17d1e3294433b2699006eee8bba17cb32",
+    ),
+    "milligan-return-normal.json": (
+        "258d02c88b94f1acd2a22afa22c382b692d97177814957b159f94b7bbf556914",
+        "a5aaccc9397fcf236cb5076bc6ca8a2757749a4cc3df449eabfd2b4b87e3bb80",
+    ),
+    "russian-easy.json": (
+        "ad58a2513b7f68c6b2a6387a052f38b4ba0eaff7f98ccd8b0095da10482c9bd3",
+        "8c334c4c72d66ce4d3abd7dc02dba6dfa864b29aec48a920ad7610e938b18f22",
+    ),
+    "russian-hard.json": (
+        "9856b55be50a4c5f80baa475cd0349c96520bdc7b60ba91b8437448cac11d597",
+        "f3e51645bd68ed55bfd47eca2479595fd222aa7bf477591f6d8217b78a82af22",
+    ),
+    "russian-normal.json": (
+        "5abd011b0b8fdb10bfe41ae33efc9692518eda06a5f6eba51f546f722c362622",
+        "3f813dc55a7e9cf42d592ac0478d3f5c3b715417e6131b6f9522384e76415027",
+    ),
+    "russian-return-easy.json": (
+        "ad58a2513b7f68c6b2a6387a052f38b4ba0eaff7f98ccd8b0095da10482c9bd3",
+        "d1539463a2785930cbe919945cbc14b7b86f576377ed7e00b8d2575073403bb3",
+    ),
+    "russian-return-hard.json": (
+        "9dc11d9a836d141f38f1a997434a5e1842f2c6d283ec7e34f46650c3c5fd1ae2",
+        "1f8c0da7b8031cdee921c63eae11926932b78553f47af2935b245514f07881f9",
+    ),
+    "russian-return-normal.json": (
+        "4e7a643b6a33be40fb4bb3784d9aeb4703ca31d998607c5a1a70ff769567fd49",
+        "0f4fb3b3c5187882d32e905d3fedc922e88d8fca01dd395f0be9950259747e50",
+    ),
+    "yukon-easy.json": (
+        "552e22c3a2f63293df52945b812dbcd2eb2d8b60d7950c558d337524a23ca260",
+        "17a4f1661c7f8d51fcec59f69c70536c18eaa2884545c95164c1a54f91ceab84",
+    ),
+    "yukon-hard.json": (
+        "c3cb81ee9c57687a77328d46f0a172691f2fff871ba28a067ff7639a278b9b8c",
+        "c814ed6a32a4e5b3a7a1a42d918a439234e2fd04f2a91d628d6586b411d41cde",
+    ),
+    "yukon-kpat-easy.json": (
+        "04d396a972634af827dfd6b6d27f5c7bfd35d0601a0f7964633fb13e8d4f7639",
+        "58de6f289a327b692e8c5851529434c0d5d23a78e9d5832daf02b25e0a4b9daf",
+    ),
+    "yukon-kpat-hard.json": (
+        "b44c12b0f1a4813409a703b8774598cfe56bdec2782f8993cab0e22a7d45e35c",
+        "ea990bc67a2314352e29164cfa3c36b7260950cd8ce249a55794280d58d82da1",
+    ),
+    "yukon-kpat-normal.json": (
+        "06118d2d348fbdd1f1626c54ee5ccad9b8cb16329097f6dc4581656fdc3f2a13",
+        "22d23dbe1e9c1e073f2c9611e5b872fd6f4d1d3dcd5bebcf20b362842b4f56ee",
+    ),
+    "yukon-normal.json": (
+        "b4e73a9b74651b7f17713fbed084839ec7c6d30d1807474e96124089089db5e6",
+        "5835de4f00519967c0346508fcff5ef80a9a7d2f175adfcc9ef1aa5c1b82566a",
+    ),
+    "yukon-return-easy.json": (
+        "e4d8f58c48bef590d5cc0d8f938914cb81021fd722aa6636b172e205c599347a",
+        "c495bf208b86ac9e166f444c7aaa520a8008d630347809eb79f42d635121123d",
+    ),
+    "yukon-return-hard.json": (
+        "fa2cd438be3e1db2ce35fb9df690ab01de26c7954a143344e8fa373acfd38999",
+        "8c2421a89189935bfa379ae7cf58eae85233ae7fedbb2e6895d7b7a65133c4e2",
+    ),
+    "yukon-return-normal.json": (
+        "c4ced6c23a4b45144b6be9adab771d23ca406b0380cbb90d76dc8eb8af7873a2",
+        "021b08814769a7559d52dac590c53ecde8cb017b9382a6c2c3f3593f4aa56835",
+    ),
+}
+
 
 def days(first: date, count: int) -> list[date]:
     return [first + timedelta(days=offset) for offset in range(count)]
@@ -151,6 +242,27 @@ def test_the_deals_served_in_2026_are_those_release_1_shipped(name):
         f"{day}:{files_listing.deals[pick(files_listing, day, schedule).index]}\n" for day in days(EPOCH, 365)
     )
     assert hashlib.sha256(served.encode()).hexdigest() == SERVED_2026[name]
+
+
+def served_digest(name: str, first: date, last: date) -> str:
+    """SHA-256 of the lines "YYYY-MM-DD:deal" the shipped file ``name`` serves from ``first`` to ``last``."""
+    folder = shipped_directory()
+    schedule = read_schedule(read_manifest(folder), "manifest.json")
+    files_listing = listing_of(read_catalogue(folder / name), name)
+    lines = (
+        f"{day}:{files_listing.deals[pick(files_listing, day, schedule).index]}\n"
+        for day in days(first, (last - first).days + 1)
+    )
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(SERVED_AS_SHIPPED))
+def test_no_shipped_day_of_2026_or_of_the_keyed_epoch_changes(name):
+    assert tuple(served_digest(name, *window) for window in SERVED_WINDOWS) == SERVED_AS_SHIPPED[name]
+
+
+def test_every_shipped_file_is_pinned():
+    assert sorted(SERVED_AS_SHIPPED) == sorted(name for name, _catalogue in shipped_catalogues())
 
 
 def test_the_keyed_order_starts_a_new_cycle_on_2027_01_01_and_looks_random():

@@ -44,7 +44,9 @@ def test_the_catalogue_schema_refuses_what_verify_would():
         entry | {"solution": "3>7:TS  5>F:AH"},
         entry | {"since": "1 Jan 2026"},
         entry | {"surprise": 1},
-        entry | {"difficulty": 0.5},  # a score without its games and error
+        {
+            key: value for key, value in entry.items() if key not in ("ladder", "difficulty_se")
+        },  # a bare score
         {key: value for key, value in entry.items() if key != "board"},
     ):
         assert not check.is_valid(catalogue | {"entries": [broken]}), broken
@@ -63,3 +65,15 @@ def test_the_manifest_schema_refuses_a_path_elsewhere():
     manifest = json.loads((shipped_directory() / MANIFEST_NAME).read_text(encoding="utf-8"))
     record = manifest["files"][0] | {"file": "../yukon-easy.json"}
     assert not validator("manifest.schema.json").is_valid(manifest | {"files": [record]})
+
+
+def test_the_catalogue_schema_takes_a_tiering_of_either_kind_and_nothing_else():
+    catalogue = json.loads((shipped_directory() / "milligan-hard.json").read_text(encoding="utf-8"))
+    check = validator("catalogue.schema.json")
+    model = catalogue["difficulty_model"]
+    by_ladder = {"by": "ladder", "rungs": 1, "skills": [0.5], "thresholds": [-1.0, 1.0]}
+    by_score = {"by": "score", "thresholds": [0.5, 0.9375]}
+    for tiering in (by_ladder, by_score):
+        assert check.is_valid(catalogue | {"difficulty_model": model | {"tiering": tiering}})
+    for broken in (by_score | {"by": "elo"}, by_score | {"rungs": 1}, {"by": "ladder", "thresholds": [0, 1]}):
+        assert not check.is_valid(catalogue | {"difficulty_model": model | {"tiering": broken}}), broken

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from solver.catalogue.entries import RatedDeal
+from solver.catalogue.entries import RatedDeal, failure_score
 from solver.errors import YukonError
 from solver.interrupts import passing_ctrl_c_on
 from solver.numbering import deal_board
-from solver.player.difficulty import MIN_RUNS, calibration, ladder_rating, rate_solved
+from solver.player.difficulty import MIN_RUNS, calibration, ladder_rating, ladder_rungs, rate_solved
 from solver.ranges import DealRange
 from solver.record import Record
 from solver.result import SOLVED, Limits
@@ -115,7 +115,10 @@ def tier_candidates(
             break
         board = deal_board(rules.variant, record.deal, numbering)
         rating = rate_solved(board, rules, record, MIN_RUNS, RATING_SEED)
-        scored = ladder_rating(ladder.results(record.deal, board), model) if model else None
+        scored = None
+        if model:
+            games = ladder.results(record.deal, board, ladder_rungs(rules.label()))
+            scored = ladder_rating(games, model, failure_score(rating.failures, rating.runs))
         tier = (scored or rating).tier
         if not wanted.get(tier):
             continue

@@ -126,7 +126,7 @@ def score_problem(entry: dict, model: dict) -> str | None:
     if problem:
         return problem
     try:
-        rating = ladder_rating(entry["ladder"], model)
+        rating = ladder_rating(entry["ladder"], model, entry.get("score"))
     except (TypeError, ValueError, KeyError) as error:
         ladder = clipped(repr(entry["ladder"]), 80)
         return f"ladder {ladder} or the file's difficulty_model is malformed ({error})"

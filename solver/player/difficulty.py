@@ -3,12 +3,16 @@ ladder's score, and the greedy rating it grew from.
 
 **The ladder score** (``ladder_rating``; what a catalogue of a calibrated rule set ships):
 the rungs of ``ladder.LADDER`` (greedy, 32 games a deal; sampling with 2 samples and 500
-nodes, one game on the deals greedy won at most a quarter of the time) play the deal, and
-a Rasch fit (``rasch``) with the rule set's calibrated skills (``ladder_calibration``)
-turns their wins into one difficulty in logits, with its standard error; the tier is a
-threshold on it, calibrated per rule set on the thirds of its solvable deals
-(``benchmarks/bench_ladder.py calibrate``). The ladder's games of a deal are fixed by the
-deal, so the same version and deal always give the same score.
+nodes, one game on the deals greedy won at most a quarter of the time; sampling with 4
+samples and 1,000 nodes, one game on the deals both lost that way) play the deal, as many
+rungs as the rule set's calibration has skills (``ladder_calibration``), and a Rasch fit
+(``rasch``) with those skills turns their wins into one difficulty in logits, with its
+standard error. The tier is a threshold on it, calibrated per rule set on the thirds of its
+solvable deals (``benchmarks/bench_ladder.py calibrate``), unless the calibration keeps a
+``tiering`` (``model_tier``): the tiers of an earlier, shorter ladder, where the refined
+score would move shipped entries to another tier, or (release 0.1.0's files) the greedy
+failure rate's. The ladder's games of a deal are fixed by the deal, so the same version and
+deal always give the same score.
 
 **The greedy rating** (``rate``, ``yukon rate``, release 0.1.0's catalogues):
 
@@ -128,15 +132,43 @@ def ladder_tier(difficulty: float, thresholds) -> str:
     return TIER_NAMES[sum(difficulty > most for most in thresholds)]
 
 
-def ladder_rating(results, model: dict) -> LadderRating:
-    """The rating of a deal from the ladder's ``results`` under ``model`` (a calibration,
-    or a catalogue's ``difficulty_model``): its difficulty fitted with the skills held."""
+def fitted(results, skills) -> tuple[float, float]:
+    """The difficulty (3 places) and its standard error of ``results`` with ``skills`` held."""
     wins = np.array([[won for won, _games in results]], dtype=float)
     games = np.array([[played for _won, played in results]], dtype=float)
-    fit = fit_rasch(wins, games, skill=np.array(model["skills"], dtype=float))
-    difficulty, error = round(float(fit.difficulty[0]), 3), round(float(fit.standard_error[0]), 3)
-    tier = ladder_tier(difficulty, model["thresholds"])
+    fit = fit_rasch(wins, games, skill=np.array(skills, dtype=float))
+    return round(float(fit.difficulty[0]), 3), round(float(fit.standard_error[0]), 3)
+
+
+def model_tier(results, difficulty: float, model: dict, score: float | None = None) -> str:
+    """The tier ``model`` gives a deal: its ``thresholds`` on the difficulty, or, where the
+    model has a ``tiering`` (a file whose tiers were fixed before its scores were refined),
+    that one's: ``by`` ``"ladder"``, the thresholds on the difficulty its first ``rungs``
+    rungs' games give with its ``skills``; ``by`` ``"score"``, the thresholds on the greedy
+    failure rate ``score`` (release 0.1.0's)."""
+    tiering = model.get("tiering")
+    if tiering is None:
+        return ladder_tier(difficulty, model["thresholds"])
+    if tiering["by"] == "score":
+        return ladder_tier(score, tiering["thresholds"])
+    earlier, _error = fitted(results[: tiering["rungs"]], tiering["skills"])
+    return ladder_tier(earlier, tiering["thresholds"])
+
+
+def ladder_rating(results, model: dict, score: float | None = None) -> LadderRating:
+    """The rating of a deal from the ladder's ``results`` under ``model`` (a calibration,
+    or a catalogue's ``difficulty_model``): its difficulty fitted with the skills held, and
+    its tier (``model_tier``; ``score``: the greedy failure rate, for a tiering by it)."""
+    if len(results) != len(model["skills"]):
+        raise ValueError(f"{len(results)} rungs' games for a model of {len(model['skills'])} rungs")
+    difficulty, error = fitted(results, model["skills"])
+    tier = model_tier(results, difficulty, model, score)
     return LadderRating(tuple(tuple(pair) for pair in results), difficulty, error, tier)
+
+
+def ladder_rungs(label: str) -> int:
+    """How many rungs of ``LADDER`` score the rule set ``label`` (one skill each)."""
+    return len(calibration(label)["skills"])
 
 
 def model_header(label: str) -> dict:
@@ -145,8 +177,9 @@ def model_header(label: str) -> dict:
     model = calibration(label)
     rungs = [
         {"name": rung.name, "policy": rung.policy, "settings": dict(rung.settings), "games": rung.games}
-        for rung in LADDER
+        for rung in LADDER[: len(model["skills"])]
     ]
+    tiering = {"tiering": tiering_json(model["tiering"])} if "tiering" in model else {}
     return {
         "model": "rasch",
         "prior_sd": PRIOR_SD,
@@ -154,4 +187,9 @@ def model_header(label: str) -> dict:
         "rungs": rungs,
         "skills": list(model["skills"]),
         "thresholds": list(model["thresholds"]),
-    }
+    } | tiering
+
+
+def tiering_json(tiering: dict) -> dict:
+    """A calibration's ``tiering`` as a file states it (lists, not tuples)."""
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in tiering.items()}
