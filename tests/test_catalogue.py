@@ -281,8 +281,9 @@ def test_the_shipped_catalogues_verify_with_a_sample_of_lines_replayed(monkeypat
     every entry is checked as ``yukon catalogue verify`` checks it (fields, difficulty, the
     board being the deal it names), but only one line in about REPLAY_EVERY of each file is
     replayed here. Replaying every line is what ``yukon catalogue verify`` does, and the build
-    for each entry before it writes it; last run at commit 39cf49e (2026-12-02):
-    ``yukon catalogue verify`` said "21 files, 20629 entries, 0 problems"."""
+    for each entry before it writes it; last run on the project's 2-core machine at commit
+    39cf49e (2026-12-02), ``time yukon catalogue verify``: "21 files, 20629 entries, 0
+    problems" in 1 min 49 s wall, 70 s of CPU (other work running)."""
     replayed = set()
     monkeypatch.setattr("solver.catalogue.entries.final_position", sampled_replay(replayed))
     report = verify_directory(shipped_directory())
