@@ -4,6 +4,7 @@ commands that search; the cache falls back to a writable place."""
 import errno
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,12 +65,20 @@ def test_commands_that_do_not_search_never_load_the_compiler(arguments, tmp_path
     assert completed.stderr.strip().splitlines()[-1] == "no numba", completed.stderr
 
 
-def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(tmp_path):
-    cold = yukon(["solve", "12", "--json"], tmp_path / "cache")
+@pytest.fixture(scope="module")
+def first_solve(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """``yukon solve 12 --json`` from an empty kernel cache, and the cache it compiled: one
+    cold compilation for the tests of a single process (the batch's test needs its own)."""
+    cache = tmp_path_factory.mktemp("cold") / "cache"
+    return yukon(["solve", "12", "--json"], cache), cache
+
+
+def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(first_solve):
+    cold, cache = first_solve
     assert cold.returncode == 0, cold.stderr
     assert cold.stderr.count(NOTICE) == 1
     assert json.loads(cold.stdout)["status"] == "solved"
-    warm = yukon(["solve", "12", "--json"], tmp_path / "cache")
+    warm = yukon(["solve", "12", "--json"], cache)
     assert NOTICE not in warm.stderr
     assert json.loads(warm.stdout) | {"seconds": 0, "finished_at": ""} == json.loads(cold.stdout) | {
         "seconds": 0,
@@ -100,7 +109,28 @@ def test_no_writable_folder_means_no_cache_and_one_note(tmp_path):
     assert "compiling without a cache" in note
 
 
-def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp_path):
+# Solves like the command line, then says on stderr where the search kernel came from.
+LOADED_FROM_PROBE = """
+import sys
+from solver.cli import main
+from solver.engine.search import search_chunk
+try:
+    main(sys.argv[1:])
+finally:
+    hits, folder = sum(search_chunk.stats.cache_hits.values()), search_chunk.stats.cache_path
+    print(f"search kernel: {hits} cache hits in {folder}", file=sys.stderr)
+"""
+
+
+def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp_path, first_solve):
+    """The fallback folder holds a copy of the first solve's compiled cache: the kernels
+    load from it (no compile notice, the search kernel a cache hit there), which shows the
+    fallback is the cache numba uses; the first solve's test is the compilation itself."""
+    _cold, cache = first_solve
+    [compiled] = cache.glob("engine-*")
+    fallback = tmp_path / f"yukon-solver-{os.getuid()}"
+    fallback.mkdir(mode=0o700)
+    shutil.copytree(compiled, fallback / compiled.name)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     environment = {
@@ -110,15 +140,18 @@ def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp
         "HOME": str(tmp_path),
     }
     completed = subprocess.run(
-        [sys.executable, "-c", "from solver.cli import main; main()", "solve", "1", "--variant", "russian"],
+        [sys.executable, "-c", LOADED_FROM_PROBE, "solve", "1", "--variant", "russian"],
         env=environment,
         capture_output=True,
         text=True,
     )
     assert completed.returncode in (0, 1), completed.stderr
     assert completed.stderr.count("is not writable") == 1
-    assert "Traceback" not in completed.stderr
-    assert list(tmp_path.glob("yukon-solver-*/engine-*/**/*.nbi"))
+    assert "Traceback" not in completed.stderr and NOTICE not in completed.stderr
+    hits, folder = re.fullmatch(
+        r"search kernel: (\d+) cache hits in (.+)", completed.stderr.splitlines()[-1]
+    ).groups()
+    assert int(hits) >= 1 and Path(folder).is_relative_to(fallback / compiled.name)
 
 
 # ---- issue 27: a cache another user planted, or a broken one, is never used -----------------------
