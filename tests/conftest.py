@@ -1,6 +1,7 @@
-"""Fixtures shared by several test files: small stores made by real batch runs."""
+"""Fixtures shared by several test files: small stores made by real batch runs; the cold starts."""
 
 import pytest
+from cold_start_runs import ColdStarts
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
 
 from solver.ranges import parse_range
@@ -21,3 +22,14 @@ def russian_store(tmp_path_factory):
     report = run_batch(parse_range("1-40"), RUSSIAN, "pysol", path, NODES, jobs=2, progress=False)
     assert report.done == 40 and not report.interrupted
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cold_starts(request, tmp_path_factory):
+    """``test_cold_start``'s two cold compilations (``cold_start_runs``), started with the session
+    when that file is among the tests, so that they run beside the in-process tests."""
+    wanted = any(item.path.name == "test_cold_start.py" for item in request.session.items)
+    runs = ColdStarts(tmp_path_factory.mktemp("cold")) if wanted else None
+    yield runs
+    if runs is not None:
+        runs.stop()

@@ -14,6 +14,7 @@ import platformdirs
 import platformdirs.macos
 import platformdirs.unix
 import pytest
+from cold_start_runs import yukon
 
 from solver.engine import jit
 
@@ -29,18 +30,6 @@ except SystemExit:
 finally:
     print("numba loaded" if "numba" in sys.modules else "no numba", file=sys.stderr)
 """
-
-
-def yukon(arguments, cache_dir, cwd=None) -> subprocess.CompletedProcess:
-    """The command line in a fresh process whose kernel cache is ``cache_dir``."""
-    environment = {"NUMBA_CACHE_DIR": str(cache_dir), "PATH": "/usr/bin:/bin", "HOME": str(cache_dir)}
-    return subprocess.run(
-        [sys.executable, "-c", "from solver.cli import main; main()", *arguments],
-        env=environment,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
 
 
 @pytest.mark.parametrize(
@@ -65,12 +54,10 @@ def test_commands_that_do_not_search_never_load_the_compiler(arguments, tmp_path
     assert completed.stderr.strip().splitlines()[-1] == "no numba", completed.stderr
 
 
-@pytest.fixture(scope="module")
-def first_solve(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
-    """``yukon solve 12 --json`` from an empty kernel cache, and the cache it compiled: one
-    cold compilation for the tests of a single process (the batch's test needs its own)."""
-    cache = tmp_path_factory.mktemp("cold") / "cache"
-    return yukon(["solve", "12", "--json"], cache), cache
+@pytest.fixture
+def first_solve(cold_starts) -> tuple[subprocess.CompletedProcess, Path]:
+    """``yukon solve 12 --json`` from an empty kernel cache, and the cache it compiled."""
+    return cold_starts.finish()["first_solve"]
 
 
 def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(first_solve):
@@ -86,8 +73,8 @@ def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(first_sol
     }
 
 
-def test_a_batch_compiles_once_for_all_its_workers(tmp_path):
-    run = yukon(["solve", "1-4", "--jobs", "2", "--out", str(tmp_path / "b.db")], tmp_path / "cache")
+def test_a_batch_compiles_once_for_all_its_workers(cold_starts):
+    run = cold_starts.finish()["batch"]
     assert run.returncode == 0, run.stderr
     assert run.stderr.count(NOTICE) == 1
 
