@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from solver.board import Board, board_from_json
 from solver.board import read_board as read_board_text
+from solver.catalogue.entries import difficulty_of
 from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
 from solver.errors import YukonError as YukonError
@@ -271,7 +272,7 @@ def entries_by_difficulty(catalogue: dict) -> list[dict]:
     ``score`` (a file without one), entries of one score in file order. Files keep their
     order (the daily schedule reads it), which is not always this one: a rescored file's
     entries are in the order of its first scores."""
-    return sorted(catalogue["entries"], key=lambda entry: entry.get("difficulty", entry["score"]))
+    return sorted(catalogue["entries"], key=difficulty_of)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from solver.catalogue.entries import RatedDeal, entry_key, entry_problem, make_entry
+from solver.catalogue.entries import RatedDeal, difficulty_of, entry_key, entry_problem, make_entry
 from solver.catalogue.files import catalogue_name, empty_catalogue, read_catalogue, save_catalogue
 from solver.catalogue.schedule import EPOCH
 from solver.errors import YukonError
@@ -90,7 +90,7 @@ def build_catalogue(
             continue
         added.append(entry)
         present.add(rated.key)
-    entries += sorted(added, key=lambda entry: entry.get("difficulty", entry["score"]))
+    entries += sorted(added, key=difficulty_of)
     report.added = len(added)
     report.taken = (min(e["deal"] for e in added), max(e["deal"] for e in added)) if added else None
     if not entries:

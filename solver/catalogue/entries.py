@@ -105,6 +105,12 @@ def make_entry(rated: RatedDeal, since: date) -> dict:
     }
 
 
+def difficulty_of(entry: dict) -> float:
+    """The entry's difficulty, easiest lowest: the ladder's ``difficulty``, else (a file scored
+    before the ladder) the greedy failure rate ``score``."""
+    return entry.get("difficulty", entry["score"])
+
+
 def entry_key(entry: dict) -> tuple:
     return entry.get("numbering"), entry.get("deal")
 
