@@ -44,7 +44,8 @@ tests, so the search runs it on the root only.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
-changes. By induction on the time each event of a winning line happens, every one of them
+changes (the derivation is a least fixpoint: the order in which events are derived does not
+change which ones are). By induction on the time each event of a winning line happens, every one of them
 is derived; a win sends every card home, so a card whose home is not derived proves the
 position lost.
 
@@ -71,11 +72,20 @@ position before, what a move takes away is small, and where the derivation survi
 (A skipped test can only cost pruning: it never calls a position lost.) A test checks on
 random playouts that no move ``may_turn_hopeless`` lets pass makes a position hopeless.
 
+How it is computed: each event is a bitset over the places of the cards on the table, one
+uint64 word per deck (bit ``card`` of word ``copy``; the copies of a card are numbered in the
+order the columns are read). A round derives every event whose conditions hold, all at once,
+with a few word operations: the cards a foundation could take, the cards with an exposable
+parent (the suits' 13-bit rank fields shifted by one rank), the cards that are free to leave.
+Only "exposed" goes through a table, ``links[BELOW]``, from each card that leaves to the card it
+uncovers. Rounds repeat until one derives nothing new.
+
 What the test, the twins and the case split buy: benchmarks/README.md, "Figures the engine's
 and the player's docstrings cite".
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.cards import builds_on, rank_of, suit_of
 from solver.engine.jit import kernel
@@ -96,66 +106,65 @@ from solver.engine.layout import (
 from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
 from solver.engine.moves import landers_all_home, move_card, move_kind, move_size, move_target
 
-NOWHERE, IN_STOCK = -1, -2
+NOWHERE = -1
+
+ONE, NONE = np.uint64(1), np.uint64(0)
+RANKS = np.uint64(0x1FFF)  # one suit's field of a card bitset: bit rank - 1
+ACES = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
+KINGS = ACES << np.uint64(12)
+BLACK_SUITS, RED_SUITS = 0b1001, 0b0110  # spades and clubs; hearts and diamonds
+
+# rows of ``hopeless``'s ``sets`` (bitsets of places: bit ``card`` of word ``copy``)
+EXPOSED, LEAVES, HOME, FACE_UP, ON_TABLE, TWIN_RULE, SET_ROWS = range(7)
+# rows of its ``links``, indexed by place ``copy * 52 + card``: the place of the card beneath
+# (-1 at a column's bottom), of the card on top (-1 for an exposed card), and of the twin a
+# card waits for under the twin rule
+BELOW, ABOVE, PARTNER, LINK_ROWS = range(4)
 
 
 @kernel
-def add_place(place_of, card, place):
-    """Note ``place`` as where the next copy of ``card`` lies (``place_of[card]`` lists them)."""
-    copy = 0
-    while place_of[card, copy] != NOWHERE:
-        copy += 1
-    place_of[card, copy] = place
+def card_bit(card):
+    """Bit ``card`` of a card bitset."""
+    return ONE << np.uint64(card)
 
 
 @kernel
-def related_card(params, card, suit, rank_step):
-    """The card of ``suit`` one rank above ``card`` (``rank_step`` 1) if ``card`` builds on
-    it, or one rank below (-1) if it builds on ``card``; else -1."""
-    rank = rank_of(card) + rank_step
-    if rank < 1 or rank > 13:
-        return -1
-    other = suit * 13 + rank - 1
-    lower, upper = (card, other) if rank_step == 1 else (other, card)
-    return other if builds_on(lower, upper, params[SAME_SUIT]) else -1
+def suit_ranks(cards, suit):
+    """The 13-bit field of ``suit`` in a card bitset (bit rank - 1)."""
+    return (cards >> np.uint64(13 * suit)) & RANKS
 
 
 @kernel
-def parents_exposable(params, card, place_of, exposed, ever_home, wanted):
-    """Can at least ``wanted`` of the cards that ``card`` builds on be exposed at some time
-    (or, with foundation return, come back)?"""
-    found = 0
+def on_suits(ranks, suits):
+    """A 13-bit rank field put on every suit of the 4-bit set ``suits``."""
+    cards = NONE
     for suit in range(4):
-        parent = related_card(params, card, suit, 1)
-        if parent < 0:
-            continue
-        exposable = params[FOUNDATION_RETURN] and ever_home[parent]
-        for copy in range(place_of.shape[1]):
-            place = place_of[parent, copy]
-            exposable |= place == IN_STOCK or (place != NOWHERE and exposed[place])
-        found += exposable
-        if found >= wanted:
-            return True
-    return False
+        if (suits >> suit) & 1:
+            cards |= ranks << np.uint64(13 * suit)
+    return cards
+
+
+@kernel
+def with_parents(same_suit, exposable):
+    """The cards with at least one parent (a card they build on) in the card bitset
+    ``exposable``, and those with both: a parent is one rank up, so the parents' rank fields
+    shifted down one rank."""
+    spades, hearts = suit_ranks(exposable, 0), suit_ranks(exposable, 1)
+    diamonds, clubs = suit_ranks(exposable, 2), suit_ranks(exposable, 3)
+    if same_suit:
+        one = NONE
+        for suit in range(4):
+            one |= (suit_ranks(exposable, suit) >> ONE) << np.uint64(13 * suit)
+        return one, NONE
+    one = on_suits((hearts | diamonds) >> ONE, BLACK_SUITS) | on_suits((spades | clubs) >> ONE, RED_SUITS)
+    both = on_suits((hearts & diamonds) >> ONE, BLACK_SUITS) | on_suits((spades & clubs) >> ONE, RED_SUITS)
+    return one, both
 
 
 @kernel
 def twins_apply(params):
     """The twin rules hold with one deck and alternating colours (see "Twins" above)."""
     return not params[SAME_SUIT] and params[CARD_COUNT] == 52
-
-
-@kernel
-def twin_lies_on(state, params, place):
-    """Does the card at ``place`` lie directly beneath its twin, the card of its rank and
-    colour in the other suit (not for Kings)?"""
-    if not twins_apply(params):
-        return False
-    column, index = place // params[CAPACITY], place % params[CAPACITY]
-    if index + 1 >= state[params[LENGTHS] + column]:
-        return False
-    card = state[place]
-    return rank_of(card) < 13 and state[place + 1] == twin_of(card)
 
 
 @kernel
@@ -171,12 +180,12 @@ def twins_hopeless(state, params):
     if not twins_apply(params):
         return False
     capacity = params[CAPACITY]
-    place_of = np.full((52, 1), NOWHERE, dtype=np.int64)
+    place_of = np.full(52, NOWHERE, dtype=np.int64)
     for column in range(params[COLUMNS]):
         for index in range(state[params[LENGTHS] + column]):
-            add_place(place_of, state[column * capacity + index], column * capacity + index)
+            place_of[state[column * capacity + index]] = column * capacity + index
     for card in range(26):  # spades and hearts; their twins are clubs and diamonds
-        here, there = place_of[card, 0], place_of[twin_of(card), 0]
+        here, there = place_of[card], place_of[twin_of(card)]
         if rank_of(card) == 13 or here == NOWHERE or there == NOWHERE:
             continue
         if hopeless(state, params, NOWHERE, here) and hopeless(state, params, NOWHERE, there):
@@ -185,24 +194,81 @@ def twins_hopeless(state, params):
 
 
 @kernel
-def push_places(place_of, card, done, pending, count):
-    """Queue the column places of ``card`` whose event ``done`` is not derived yet."""
-    for copy in range(place_of.shape[1]):
-        place = place_of[card, copy]
-        if place >= 0 and not done[place]:
-            pending[count] = place
-            count += 1
-    return count
+def read_table(state, params, sets, links, watched, later_twin):
+    """Fill ``sets`` with the places on the table, face up and exposed now, and ``links`` with
+    who lies on whom; return (the places of ``watched`` and ``later_twin`` as
+    ``copy * 52 + card``, or -1; is a column empty now)."""
+    capacity = params[CAPACITY]
+    watched_at, later_at, empty = -1, -1, False
+    seen = NONE
+    for column in range(params[COLUMNS]):
+        length = state[params[LENGTHS] + column]
+        face_down = state[params[FACE_DOWN] + column]
+        empty |= length == 0
+        below = -1
+        for index in range(length):
+            card = state[column * capacity + index]
+            copy = 1 if seen & card_bit(card) else 0
+            seen |= card_bit(card)
+            at = copy * 52 + card
+            links[BELOW, at] = below
+            if below >= 0:
+                links[ABOVE, below] = at
+            sets[ON_TABLE, copy] |= card_bit(card)
+            if index >= face_down:
+                sets[FACE_UP, copy] |= card_bit(card)
+            if index == length - 1:
+                sets[EXPOSED, copy] |= card_bit(card)
+            if column * capacity + index == watched:
+                watched_at = at
+            if column * capacity + index == later_twin:
+                later_at = at
+            below = at
+    return watched_at, later_at, empty
 
 
 @kernel
-def push_children(params, place_of, card, leaves, pending, count):
-    """Queue the places of the cards that build on ``card`` and have not left yet."""
-    for suit in range(4):
-        child = related_card(params, card, suit, -1)
-        if child >= 0:
-            count = push_places(place_of, child, leaves, pending, count)
-    return count
+def mark_twin_rules(sets, links, later_at):
+    """The cards the twin rule holds for (one deck): face-down cards whose twin lies directly
+    on them, and the card assumed to leave after its twin; each waits for that twin."""
+    face_down = sets[ON_TABLE, 0] & ~sets[FACE_UP, 0]
+    while face_down:
+        card = trailing_zeros(face_down)
+        face_down &= face_down - ONE
+        if rank_of(card) < 13 and links[ABOVE, card] == twin_of(card):
+            sets[TWIN_RULE, 0] |= card_bit(card)
+            links[PARTNER, card] = links[ABOVE, card]
+    if later_at >= 0:
+        sets[TWIN_RULE, 0] |= card_bit(later_at)
+        twin = twin_of(later_at)
+        links[PARTNER, later_at] = twin if sets[ON_TABLE, 0] & card_bit(twin) else -1
+
+
+@kernel
+def outside_cards(state, params):
+    """Card bitsets of the cards on the foundations (of any copy) and in the stock."""
+    home = NONE
+    for slot in range(params[FOUNDATION_COUNT]):
+        height = np.uint64(state[params[FOUNDATIONS] + slot])
+        home |= ((ONE << height) - ONE) << np.uint64(13 * (slot % 4))
+    stock = NONE
+    for i in range(state[params[STOCK_NEXT]], params[STOCK_SIZE]):
+        stock |= card_bit(state[params[STOCK] + i])
+    return home, stock
+
+
+@kernel
+def twins_gone_home(sets, links):
+    """The twin-rule cards whose twin is derived to go home."""
+    gone = NONE
+    waiting = sets[TWIN_RULE, 0]
+    while waiting:
+        card = trailing_zeros(waiting)
+        waiting &= waiting - ONE
+        partner = links[PARTNER, card]
+        if partner >= 0 and sets[HOME, 0] & card_bit(partner):
+            gone |= card_bit(card)
+    return gone
 
 
 @kernel
@@ -212,100 +278,55 @@ def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     ``watched``: the place of a packet's leader that was just moved onto a card, from a
     position that was not hopeless; once it is derived to leave, the answer is no (see
     ``may_turn_hopeless``). ``later_twin``: the place of a card assumed to leave only after
-    its twin, which lies at ``earlier_twin`` (see ``twins_hopeless``).
+    its twin (see ``twins_hopeless``).
 
-    The derivation runs as a work list: a place is looked at again only when an event it
-    depends on was just derived."""
-    capacity = params[CAPACITY]
-    columns = params[COLUMNS]
-    place_of = np.full((52, params[CARD_COUNT] // 52), NOWHERE, dtype=np.int64)
-    exposed = np.zeros(columns * capacity, dtype=np.bool_)
-    leaves = np.zeros(columns * capacity, dtype=np.bool_)
-    home = np.zeros(columns * capacity, dtype=np.bool_)
-    ever_home = np.zeros(52, dtype=np.bool_)
-    # Pushes in all, with d decks: each of the <= 52 d places once at the start, 2 d per
-    # exposed event (children), 1 per leaves event (or the <= 4 d Kings, once), 1 per home
-    # event (a twin beneath), 3 d per card first home (successors; with return, children),
-    # 1 for ``later_twin``: <= 52 d (3 + 2 d) + 161 d, which is under 16 * 52 d for d <= 2.
-    pending = np.empty(16 * params[CARD_COUNT], dtype=np.int64)
-    count = 0
-    for slot in range(params[FOUNDATION_COUNT]):
-        for rank in range(1, state[params[FOUNDATIONS] + slot] + 1):
-            ever_home[(slot % 4) * 13 + rank - 1] = True
-    for i in range(state[params[STOCK_NEXT]], params[STOCK_SIZE]):
-        card = state[params[STOCK] + i]
-        ever_home[card] = True
-        add_place(place_of, card, IN_STOCK)
-    column_empties = False
-    homes_needed = 0
-    for column in range(columns):
-        length = state[params[LENGTHS] + column]
-        if length == 0:
-            column_empties = True
-        else:
-            exposed[column * capacity + length - 1] = True
-        for index in range(length):
-            place = column * capacity + index
-            add_place(place_of, state[place], place)
-            pending[count] = place
-            count += 1
-            homes_needed += 1
-    earlier_twin = place_of[twin_of(state[later_twin]), 0] if later_twin != NOWHERE else NOWHERE
-    while count > 0:
-        count -= 1
-        place = pending[count]
-        column, index = place // capacity, place % capacity
-        card = state[place]
-        if not exposed[place] and leaves[place + 1]:
-            exposed[place] = True
-            count = push_children(params, place_of, card, leaves, pending, count)
-        if not home[place] and exposed[place] and (rank_of(card) == 1 or ever_home[card - 1]):
-            home[place] = True
-            homes_needed -= 1
-            if homes_needed == 0:
+    Rounds of the derivation over bitsets (see "How it is computed" above)."""
+    decks = params[CARD_COUNT] // 52
+    sets = np.zeros((SET_ROWS, 2), dtype=np.uint64)
+    links = np.full((LINK_ROWS, 104), -1, dtype=np.int16)
+    watched_at, later_at, empty = read_table(state, params, sets, links, watched, later_twin)
+    if twins_apply(params):
+        mark_twin_rules(sets, links, later_at)
+    on_foundations, in_stock = outside_cards(state, params)
+    same_suit, returns = params[SAME_SUIT] != 0, params[FOUNDATION_RETURN] != 0
+    while True:
+        ever_home = sets[HOME, 0] | sets[HOME, 1] | on_foundations | in_stock
+        successors = ACES | ((ever_home << ONE) & ~ACES)  # an Ace, or the card below is home
+        grew, all_home = False, True
+        for copy in range(decks):
+            new = sets[EXPOSED, copy] & successors & ~sets[HOME, copy]
+            grew |= new != 0
+            sets[HOME, copy] |= new
+            all_home &= sets[ON_TABLE, copy] & ~sets[HOME, copy] == 0
+        if all_home:
+            return False
+        exposable = sets[EXPOSED, 0] | sets[EXPOSED, 1] | in_stock
+        if returns:  # a parent home comes back to be landed on
+            exposable |= sets[HOME, 0] | sets[HOME, 1] | on_foundations
+        one_parent, both_parents = with_parents(same_suit, exposable)
+        waited_for = both_parents | twins_gone_home(sets, links)
+        for copy in range(decks):
+            twin_rule = sets[TWIN_RULE, copy]
+            free = sets[HOME, copy] | (one_parent & ~twin_rule) | (waited_for & twin_rule)
+            if empty:
+                free |= KINGS
+            may_leave = (sets[FACE_UP, copy] | sets[EXPOSED, copy]) & sets[ON_TABLE, copy]
+            new = may_leave & free & ~sets[LEAVES, copy]
+            if new == 0:
+                continue
+            grew = True
+            sets[LEAVES, copy] |= new
+            if watched_at >= 0 and watched_at // 52 == copy and new & card_bit(watched_at % 52):
                 return False
-            if index > 0:  # a twin beneath may have waited for this card to go home
-                pending[count] = place - 1
-                count += 1
-            if place == earlier_twin:  # so may the card assumed to leave after it
-                pending[count] = later_twin
-                count += 1
-            if not ever_home[card]:
-                ever_home[card] = True
-                if rank_of(card) < 13:
-                    count = push_places(place_of, card + 1, home, pending, count)
-                if params[FOUNDATION_RETURN]:
-                    count = push_children(params, place_of, card, leaves, pending, count)
-        if leaves[place] or (index < state[params[FACE_DOWN] + column] and not exposed[place]):
-            continue
-        if home[place] or (rank_of(card) == 13 and column_empties):
-            moves_off = True
-        elif place == later_twin or (
-            index < state[params[FACE_DOWN] + column] and twin_lies_on(state, params, place)
-        ):
-            # both parents, or the twin gone home (see "Twins" above)
-            twin = earlier_twin if place == later_twin else place + 1
-            moves_off = (twin >= 0 and home[twin]) or parents_exposable(
-                params, card, place_of, exposed, ever_home, 2
-            )
-        else:
-            moves_off = parents_exposable(params, card, place_of, exposed, ever_home, 1)
-        if moves_off:
-            leaves[place] = True
-            if place == watched:
-                return False
-            if index > 0:
-                pending[count] = place - 1
-                count += 1
-            elif not column_empties:
-                column_empties = True
-                for suit in range(4):
-                    count = push_places(place_of, suit * 13 + 12, leaves, pending, count)
-    for column in range(columns):
-        for index in range(state[params[LENGTHS] + column]):
-            if not home[column * capacity + index]:
-                return True
-    return False
+            while new:
+                below = links[BELOW, copy * 52 + trailing_zeros(new)]
+                new &= new - ONE
+                if below < 0:
+                    empty = True  # a column's bottom card leaves
+                else:
+                    sets[EXPOSED, below // 52] |= card_bit(below % 52)
+        if not grew:
+            return True
 
 
 @kernel
