@@ -101,7 +101,7 @@ MAX_PRE, MAX_ADD = 5, 4
 # rows of ``masks``
 MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 # the tables tuple
-H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_APPLIED_AT, H2_GREW_AT = range(6)
+H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_POSITION_FACTS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
 H2_TABLE_COUNT = 12
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
@@ -118,7 +118,7 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_ACTIONS] = np.zeros((MAX_ACTIONS, ACTION_FIELDS), dtype=np.int32)
     tables[H2_MASKS] = np.zeros((MAX_ACTIONS, 3, WORDS), dtype=np.uint64)
     tables[H2_REACH] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
-    tables[H2_APPLIED_AT] = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    tables[H2_CHECKED_AT] = np.zeros(MAX_ACTIONS, dtype=np.int64)
     tables[H2_GREW_AT] = np.zeros(MAX_FACTS, dtype=np.int64)
     tables[H2_POSITION_FACTS] = np.zeros(MAX_FACTS, dtype=np.int32)
     tables[H2_POSITION_MASK] = np.zeros(WORDS, dtype=np.uint64)
@@ -377,11 +377,11 @@ def add_pairs(tables, fact, words, tick):
 
 @kernel
 def stale(tables, action):
-    """Has a precondition's row grown since ``action`` was last applied?"""
+    """Has a precondition's row grown since ``action`` was last looked at?"""
     actions, grew_at = tables[H2_ACTIONS], tables[H2_GREW_AT]
-    applied_at = tables[H2_APPLIED_AT][action]
+    checked_at = tables[H2_CHECKED_AT][action]
     for i in range(actions[action, PRE_COUNT]):
-        if grew_at[actions[action, PRE + i]] > applied_at:
+        if grew_at[actions[action, PRE + i]] > checked_at:
             return True
     return False
 
@@ -392,9 +392,9 @@ def h2_dead(state, params, tables):
     False whenever the tables do not apply. The full pair table of a dead position is left
     in ``reach`` (see ``nogoods``).
 
-    The fixpoint runs in sweeps over the actions; an action is applied again only when the
-    row of one of its preconditions grew since it was last applied (its own additions only
-    pair facts it adds, which it would add again)."""
+    The fixpoint runs in sweeps over the actions; an action is looked at again only when the
+    row of one of its preconditions grew since it was last looked at (applicable or not; its
+    own additions only pair facts it adds, which it would add again)."""
     header = tables[H2_HEADER]
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
     if fact_count == 0:
@@ -404,10 +404,10 @@ def h2_dead(state, params, tables):
         return False
     header[HEADER_CALLS] += 1
     reach, known, mask = tables[H2_REACH], tables[H2_POSITION_FACTS], tables[H2_POSITION_MASK]
-    applied_at, grew_at = tables[H2_APPLIED_AT], tables[H2_GREW_AT]
+    checked_at, grew_at = tables[H2_CHECKED_AT], tables[H2_GREW_AT]
     reach[:fact_count, :words] = 0
     grew_at[:fact_count] = 0
-    applied_at[:action_count] = -1
+    checked_at[:action_count] = -1
     homes = 0
     for i in range(count):
         copy_words(reach[known[i]], mask, words)
@@ -418,10 +418,13 @@ def h2_dead(state, params, tables):
     while changed and homes < 52:
         changed = False
         for action in range(action_count):
-            if not stale(tables, action) or not applicable(tables, action, words):
+            if not stale(tables, action):
+                continue
+            checked_at[action] = tick
+            if not applicable(tables, action, words):
                 continue
             tick += 1
-            applied_at[action] = tick
+            checked_at[action] = tick
             for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
                 fact = tables[H2_ACTIONS][action, ADD + i]
                 if fact < 52 and not has_bit(reach[fact], fact):
