@@ -45,10 +45,10 @@ Russian uses the same encoding with a card's one same-suit parent; Milligan (two
 stock) is not encoded: the test never runs there.
 
 The computation: pair rows are bitsets of uint64 words (``reach[p]`` has bit q when {p, q}
-is reachable; kept symmetric), and the fixpoint runs as a work list of actions: an action is
-looked at again only when the row of one of its preconditions grew. It stops as soon as
-every home fact is reachable (the position is alive). A full table of a dead position is
-what ``nogoods`` remembers.
+is reachable; kept symmetric), and the fixpoint runs in sweeps over the actions, each looked at
+again only when the row of one of its preconditions grew since it was last looked at. It stops
+as soon as every home fact is reachable (the position is alive). A full table of a dead position
+is what ``nogoods`` remembers.
 
 Array layouts (``make_tables``; ``tables[H2_...]``):
 
@@ -58,10 +58,11 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     actions[a, PRE + i]     precondition i of action a (i < actions[a, PRE_COUNT]);
     actions[a, ADD + i]     added fact i (i < actions[a, ADD_COUNT])
     masks[a, MASK_PRE|MASK_ADD|MASK_DELETE, w]   the same sets as bitsets
-    users_start[f], users[users_start[f] : users_start[f + 1]]   the actions with f in pre
     reach[p, w]             the pair table of the last call
-    queue, queued           the work list
-    position_facts, position_mask   the facts of the position tested (list and bitset)
+    checked_at[a], grew_at[p]   when action a was last looked at, when row p last grew (ticks)
+    position_mask[w]        the facts of the position tested
+    height_masks[suit, h, w]    the foundation facts of a suit at height h: home of its h lowest
+                            cards, nothome of the others (with return)
     compatible[w]           scratch: the facts an applied action's added facts pair with
     header[HEADER_...]      sizes and counters (see below)
     ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
@@ -102,7 +103,7 @@ MAX_PRE, MAX_ADD = 5, 4
 MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 # the tables tuple
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
-H2_POSITION_FACTS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
+H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
 H2_TABLE_COUNT = 12
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
@@ -120,7 +121,7 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_REACH] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_CHECKED_AT] = np.zeros(MAX_ACTIONS, dtype=np.int64)
     tables[H2_GREW_AT] = np.zeros(MAX_FACTS, dtype=np.int64)
-    tables[H2_POSITION_FACTS] = np.zeros(MAX_FACTS, dtype=np.int32)
+    tables[H2_HEIGHT_MASKS] = np.zeros((4, 14, WORDS), dtype=np.uint64)
     tables[H2_POSITION_MASK] = np.zeros(WORDS, dtype=np.uint64)
     tables[H2_COMPATIBLE] = np.zeros(WORDS, dtype=np.uint64)
     tables[H2_HEADER] = np.zeros(HEADER_SIZE, dtype=np.int64)
@@ -291,46 +292,59 @@ def build_tables(state, params, tables):
     header[HEADER_FACTS] = fact_count
     header[HEADER_WORDS] = (fact_count + 63) // 64
     header[HEADER_ACTIONS] = action_count
+    fill_height_masks(params, tables)
 
 
 @kernel
-def add_position_fact(tables, fact, count):
-    """Note ``fact`` as true in the position tested; -1 (and stays so) if it is not encoded."""
-    if count < 0 or fact == NO_FACT:
-        return -1
-    tables[H2_POSITION_FACTS][count] = fact
-    set_bit(tables[H2_POSITION_MASK], fact)
-    return count + 1
+def fill_height_masks(params, tables):
+    """The foundation facts of each suit at each height (``height_masks``)."""
+    facts, height_masks = tables[H2_FACTS], tables[H2_HEIGHT_MASKS]
+    height_masks[:, :, :] = 0
+    for suit in range(4):
+        for height in range(14):
+            for rank in range(1, 14):
+                card = suit * 13 + rank - 1
+                if rank <= height:
+                    set_bit(height_masks[suit, height], facts[FACT_HOME, card])
+                elif params[FOUNDATION_RETURN]:
+                    set_bit(height_masks[suit, height], facts[FACT_NOTHOME, card])
+
+
+@kernel
+def add_position_fact(mask, fact):
+    """Set ``fact`` in the position's mask; False (nothing set) if it is not encoded."""
+    if fact == NO_FACT:
+        return False
+    set_bit(mask, fact)
+    return True
 
 
 @kernel
 def position_facts(state, params, tables):
-    """List the facts of the position at ``state`` (``position_facts``, ``position_mask``);
-    return how many, or -1 if one of them is not in the tables (never for a position
-    reached from the root they were built from)."""
-    facts = tables[H2_FACTS]
-    tables[H2_POSITION_MASK][:] = 0
-    capacity = params[CAPACITY]
-    count = 0
+    """Set ``position_mask`` to the facts of the position at ``state``; False if one of them is
+    not in the tables (never for a position reached from the root they were built from)."""
+    facts, mask = tables[H2_FACTS], tables[H2_POSITION_MASK]
+    height_masks = tables[H2_HEIGHT_MASKS]
+    words = tables[H2_HEADER][HEADER_WORDS]
+    for w in range(words):
+        mask[w] = 0
     for slot in range(params[FOUNDATION_COUNT]):
-        height = state[params[FOUNDATIONS] + slot]
-        for rank in range(1, 14):
-            card = (slot % 4) * 13 + rank - 1
-            if rank <= height:
-                count = add_position_fact(tables, facts[FACT_HOME, card], count)
-            elif params[FOUNDATION_RETURN]:
-                count = add_position_fact(tables, facts[FACT_NOTHOME, card], count)
+        heights = height_masks[slot % 4, state[params[FOUNDATIONS] + slot]]
+        for w in range(words):
+            mask[w] |= heights[w]
+    capacity = params[CAPACITY]
+    encoded = True
     for column in range(params[COLUMNS]):
         face_down = state[params[FACE_DOWN] + column]
         below = BASE + column
         for index in range(state[params[LENGTHS] + column]):
             card = state[column * capacity + index]
-            count = add_position_fact(tables, facts[card, below], count)
+            encoded &= add_position_fact(mask, facts[card, below])
             if index >= face_down:
-                count = add_position_fact(tables, facts[FACT_UP, card], count)
+                encoded &= add_position_fact(mask, facts[FACT_UP, card])
             below = card
-        count = add_position_fact(tables, facts[FACT_CLEAR, below], count)
-    return count
+        encoded &= add_position_fact(mask, facts[FACT_CLEAR, below])
+    return encoded
 
 
 @kernel
@@ -399,20 +413,22 @@ def h2_dead(state, params, tables):
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
     if fact_count == 0:
         return False
-    count = position_facts(state, params, tables)
-    if count < 0:
+    if not position_facts(state, params, tables):
         return False
     header[HEADER_CALLS] += 1
-    reach, known, mask = tables[H2_REACH], tables[H2_POSITION_FACTS], tables[H2_POSITION_MASK]
+    reach, mask = tables[H2_REACH], tables[H2_POSITION_MASK]
     checked_at, grew_at = tables[H2_CHECKED_AT], tables[H2_GREW_AT]
     reach[:fact_count, :words] = 0
     grew_at[:fact_count] = 0
     checked_at[:action_count] = -1
     homes = 0
-    for i in range(count):
-        copy_words(reach[known[i]], mask, words)
-        if known[i] < 52:
-            homes += 1
+    for w in range(words):
+        known = mask[w]
+        while known:
+            fact = w * 64 + trailing_zeros(known)
+            known &= known - np.uint64(1)
+            copy_words(reach[fact], mask, words)
+            homes += fact < 52
     tick = 0
     changed = True
     while changed and homes < 52:

@@ -16,9 +16,11 @@ The check costs one pass over t's facts per remembered table (its rows ANDed wit
 set); it runs before the full test, which it spares where it succeeds.
 """
 
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from solver.engine.h2 import (
     H2_HEADER,
-    H2_POSITION_FACTS,
     H2_POSITION_MASK,
     H2_REACH,
     H2_RING,
@@ -57,37 +59,39 @@ def remember_dead(tables):
 
 
 @kernel
-def covered(tables, slot, count, words):
-    """Does remembered table ``slot`` hold every pair of the position's ``count`` facts?
-    First, cheaply: is each of them reachable there?"""
-    table, known, mask = tables[H2_RING][slot], tables[H2_POSITION_FACTS], tables[H2_POSITION_MASK]
-    reachable = tables[H2_RING_FACTS][slot]
+def covered(tables, slot, words):
+    """Does remembered table ``slot`` hold every pair of the position's facts? First, cheaply:
+    is each of them reachable there? (Indexed without slicing: a view per slot costs more than
+    the check.)"""
+    ring, reachable, mask = tables[H2_RING], tables[H2_RING_FACTS], tables[H2_POSITION_MASK]
     for w in range(words):
-        if mask[w] & ~reachable[w] != 0:
+        if mask[w] & ~reachable[slot, w] != 0:
             return False
-    for i in range(count):
-        row = table[known[i]]
-        for w in range(words):
-            if row[w] & mask[w] != mask[w]:
-                return False
+    for w in range(words):
+        known = mask[w]
+        while known:
+            fact = w * 64 + trailing_zeros(known)
+            known &= known - np.uint64(1)
+            for v in range(words):
+                if ring[slot, fact, v] & mask[v] != mask[v]:
+                    return False
     return True
 
 
 @kernel
 def known_dead(state, params, tables):
     """Is every fact pair of the position at ``state`` in a remembered dead table (newest
-    first)? Leaves the position's facts listed for ``h2_dead``."""
+    first)?"""
     header = tables[H2_HEADER]
     fill = header[HEADER_RING_FILL]
     if header[HEADER_FACTS] == 0 or fill == 0:
         return False
-    count = position_facts(state, params, tables)
-    if count < 0:
+    if not position_facts(state, params, tables):
         return False
     header[HEADER_NOGOOD_CALLS] += 1
     for age in range(fill):
         slot = (header[HEADER_RING_NEXT] - 1 - age) % RING_SIZE
-        if covered(tables, slot, count, header[HEADER_WORDS]):
+        if covered(tables, slot, header[HEADER_WORDS]):
             header[HEADER_NOGOOD_DEAD] += 1
             return True
     return False
