@@ -56,6 +56,7 @@ REDUCTIONS = {
     "first_empty_only": moves.FIRST_EMPTY_ONLY,
     "hopeless": moves.HOPELESS,
     "kings_keep_packets": moves.KINGS_KEEP_PACKETS,
+    "twin_split": moves.TWIN_SPLIT,
 }
 
 rules_sets = pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)

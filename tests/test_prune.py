@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RULE_SETS, dead_positions, deal_numbers, seeds
 
+from solver import reference
 from solver.board import parse_board
 from solver.cards import parse_card
 from solver.engine import apply, layout, moves, prune
@@ -257,7 +258,10 @@ def test_twins_split_keeps_won_positions():
     for number in range(1, 41):
         board = deal_board("yukon", number, "pysol")
         won = checked_solve(
-            board, YUKON, moves.ALL_REDUCTIONS & ~moves.HOPELESS, Limits(max_nodes=300_000, time_limit=None)
+            board,
+            YUKON,
+            moves.ALL_REDUCTIONS & ~(moves.HOPELESS | moves.TWIN_SPLIT),
+            Limits(max_nodes=300_000, time_limit=None),
         )
         if won.status != SOLVED:
             continue
@@ -314,3 +318,62 @@ def test_russian_deal_lost_by_design():
     result = checked_solve(board, RUSSIAN, moves.ALL_REDUCTIONS & ~moves.HOPELESS)
     assert result.status == UNSOLVABLE
     assert result.nodes < 1000
+
+
+def split_by_definition(packed) -> bool:
+    """The case split as "Twins" in prune.py states it, with no shortcut: every pair of twins
+    on the table, the test run with each of them assumed to leave second."""
+    state, params = packed.state, packed.params
+    capacity = int(params[layout.CAPACITY])
+    places = {}
+    for column in range(int(params[layout.COLUMNS])):
+        for index in range(int(state[params[layout.LENGTHS] + column])):
+            places[int(state[column * capacity + index])] = column * capacity + index
+    return any(
+        prune.hopeless(state, params, prune.NOWHERE, places[card])
+        and prune.hopeless(state, params, prune.NOWHERE, places[int(prune.twin_of(card))])
+        for card in range(26)
+        if card % 13 != 12 and card in places and int(prune.twin_of(card)) in places
+    )
+
+
+def test_the_split_with_its_shortcuts_flags_what_the_definition_flags():
+    """``twins_hopeless`` tests only the pairs that can be flagged (see prune.py); on the
+    positions nearest the openings of hard lost deals (breadth first) it must answer as the
+    split by definition does."""
+    flagged = checked = 0
+    for number in (324, 370, 968, 1251, 2368):
+        for board in nearest_positions(deal_board("yukon", number, "pysol"), YUKON, 300):
+            packed = pack(board, YUKON)
+            if prune.hopeless(packed.state, packed.params):
+                continue
+            expected = split_by_definition(packed)
+            assert bool(prune.twins_hopeless(packed.state, packed.params)) == expected, board.to_text()
+            flagged += expected
+            checked += 1
+    assert checked > 300 and flagged > 50, (checked, flagged)
+
+
+def nearest_positions(board, rules, count):
+    """The first ``count`` positions reached breadth first from ``board``."""
+    seen, frontier = [board], [board]
+    while frontier and len(seen) < count:
+        reached = []
+        for position in frontier:
+            for move in reference.legal_moves(position, rules):
+                after = reference.apply_move(position, move, rules)
+                if after not in seen and after not in reached:
+                    reached.append(after)
+        seen += reached
+        frontier = reached
+    return seen[:count]
+
+
+def test_the_split_in_the_search_proves_a_deal_lost_sooner():
+    """TWIN_SPLIT: PySolFC 370, lost, needs far fewer positions with the case split after each
+    move than with it at the root only."""
+    board, limits = deal_board("yukon", 370, "pysol"), Limits(max_nodes=100_000, time_limit=None)
+    with_split = checked_solve(board, YUKON, moves.ALL_REDUCTIONS, limits)
+    without = checked_solve(board, YUKON, moves.ALL_REDUCTIONS & ~moves.TWIN_SPLIT, limits)
+    assert with_split.status == without.status == UNSOLVABLE
+    assert with_split.nodes * 3 < without.nodes, (with_split.nodes, without.nodes)

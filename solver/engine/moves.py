@@ -42,7 +42,11 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     Both hold only while no stock is left: a stock deal puts its cards on columns 1, 2, ...
     in turn, so with stock left the order of the columns matters (and the key keeps it).
 HOPELESS (applied by the search, see ``prune``): a position in which some card can never
-    reach a foundation gets no moves.
+    reach a foundation gets no moves. At the root the test includes the case split on which
+    of two twins leaves first (``prune.twins_hopeless``).
+TWIN_SPLIT (applied by the search, see ``prune``): after the moves HOPELESS is tested after,
+    the test with its case split on twins (one deck, alternating colours), which flags every
+    position HOPELESS flags and more.
 H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability leaves some
     card's home unreachable gets no moves; H2_SEARCH: nor does a position inside the search
     where the test runs (``search.pairs_due``: below positions whose subtrees proved costly);
@@ -110,6 +114,7 @@ TURNED = 1 << 25
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
+TWIN_SPLIT = 1 << 16
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
 # its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
@@ -120,6 +125,7 @@ ALL_REDUCTIONS = (
     | FIRST_EMPTY_ONLY
     | HOPELESS
     | KINGS_KEEP_PACKETS
+    | TWIN_SPLIT
     | EVERY_PAIR_TEST
 )
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction

@@ -39,8 +39,22 @@ some moves stands.
 Which twin leaves first is forced only there; in general, split the cases. In any line one
 of the two leaves first (or neither ever leaves), and then the other one meets the same
 condition. So when the test with the condition put on x and the test with it put on y
-both leave a card never home, the position is lost (``twins_hopeless``). It costs up to 52
-tests, so the search runs it on the root only.
+both leave a card never home, the position is lost (``twins_hopeless``). Nothing in this
+depends on the position being a root: the search runs it at the root (with HOPELESS) and,
+with TWIN_SPLIT, after the moves it tests HOPELESS after.
+
+The case split is cheap because most pairs need no test of their own. Take a position the
+plain test does not flag, and x one of a pair of twins. The derivation with the condition put
+on x (call it D_x) derives what the plain one (D) derives until the round in which D derives
+that x leaves: nothing before it used that event. If in that round x meets the condition too
+(it goes home, its twin is home, or both its parents are exposable), D_x derives the same
+event, and from then on the two derivations have the same rules: both reach D's fixpoint,
+which leaves no card off the foundations. So only a pair whose twins both left D by one
+parent alone (``weak`` below) can be flagged, and for those, D_x need only run until x leaves
+(``watched`` = x): once it does, D_x is D's fixpoint again. One more derivation rules out most
+of these pairs at once: hold every such twin (W) where it is, never leaving. What it derives,
+D_x derives too (its rules are the same but for x's leaving, and x is held there as well), so
+a twin x of W whose parents are both exposable there leaves in D_x, and its pair is not flagged.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
@@ -77,7 +91,7 @@ uint64 word per deck (bit ``card`` of word ``copy``; the copies of a card are nu
 order the columns are read). A round derives every event whose conditions hold, all at once,
 with a few word operations: the cards a foundation could take, the cards with an exposable
 parent (the suits' 13-bit rank fields shifted by one rank), the cards that are free to leave.
-Only "exposed" goes through a table, ``links[BELOW]``, from each card that leaves to the card it
+Only "exposed" goes through a table, ``below``, from each card that leaves to the card it
 uncovers. Rounds repeat until one derives nothing new.
 
 What the test, the twins and the case split buy: benchmarks/README.md, "Figures the engine's
@@ -109,17 +123,14 @@ from solver.engine.moves import landers_all_home, move_card, move_kind, move_siz
 NOWHERE = -1
 
 ONE, NONE = np.uint64(1), np.uint64(0)
-RANKS = np.uint64(0x1FFF)  # one suit's field of a card bitset: bit rank - 1
+SUIT_FIELD = np.uint64(0x1FFF)  # one suit's field of a card bitset: bit rank - 1
+SPADES_AND_HEARTS = SUIT_FIELD | (SUIT_FIELD << np.uint64(13))
 ACES = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
 KINGS = ACES << np.uint64(12)
 BLACK_SUITS, RED_SUITS = 0b1001, 0b0110  # spades and clubs; hearts and diamonds
 
 # rows of ``hopeless``'s ``sets`` (bitsets of places: bit ``card`` of word ``copy``)
 EXPOSED, LEAVES, HOME, FACE_UP, ON_TABLE, TWIN_RULE, SET_ROWS = range(7)
-# rows of its ``links``, indexed by place ``copy * 52 + card``: the place of the card beneath
-# (-1 at a column's bottom), of the card on top (-1 for an exposed card), and of the twin a
-# card waits for under the twin rule
-BELOW, ABOVE, PARTNER, LINK_ROWS = range(4)
 
 
 @kernel
@@ -131,7 +142,7 @@ def card_bit(card):
 @kernel
 def suit_ranks(cards, suit):
     """The 13-bit field of ``suit`` in a card bitset (bit rank - 1)."""
-    return (cards >> np.uint64(13 * suit)) & RANKS
+    return (cards >> np.uint64(13 * suit)) & SUIT_FIELD
 
 
 @kernel
@@ -176,44 +187,66 @@ def twin_of(card):
 @kernel
 def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
-    some pair of twins on the table such that either order leaves a card never home?"""
+    some pair of twins on the table such that either order leaves a card never home? Only the
+    pairs whose twins both leave the plain derivation by one parent alone, and both stay short
+    of two exposable parents while no such twin leaves, are tested."""
     if not twins_apply(params):
+        return False
+    lost, weak, _ = derive(state, params, NOWHERE, NOWHERE, NONE)
+    if lost:
+        return True
+    paired = weak & twin_cards(weak)
+    if paired == 0:
+        return False
+    stuck = paired & ~derive(state, params, NOWHERE, NOWHERE, paired)[2]
+    pairs = stuck & twin_cards(stuck) & SPADES_AND_HEARTS
+    if pairs == 0:
         return False
     capacity = params[CAPACITY]
     place_of = np.full(52, NOWHERE, dtype=np.int64)
     for column in range(params[COLUMNS]):
         for index in range(state[params[LENGTHS] + column]):
             place_of[state[column * capacity + index]] = column * capacity + index
-    for card in range(26):  # spades and hearts; their twins are clubs and diamonds
+    while pairs:
+        card = trailing_zeros(pairs)
+        pairs &= pairs - ONE
         here, there = place_of[card], place_of[twin_of(card)]
-        if rank_of(card) == 13 or here == NOWHERE or there == NOWHERE:
-            continue
-        if hopeless(state, params, NOWHERE, here) and hopeless(state, params, NOWHERE, there):
+        if hopeless(state, params, here, here) and hopeless(state, params, there, there):
             return True
     return False
 
 
 @kernel
-def read_table(state, params, sets, links, watched, later_twin):
-    """Fill ``sets`` with the places on the table, face up and exposed now, and ``links`` with
-    who lies on whom; return (the places of ``watched`` and ``later_twin`` as
+def twin_cards(cards):
+    """The twins of a card bitset's cards: spades and clubs, hearts and diamonds exchanged."""
+    spades, clubs = cards & SUIT_FIELD, (cards >> np.uint64(39)) & SUIT_FIELD
+    hearts, diamonds = (cards >> np.uint64(13)) & SUIT_FIELD, (cards >> np.uint64(26)) & SUIT_FIELD
+    return clubs | (diamonds << np.uint64(13)) | (hearts << np.uint64(26)) | (spades << np.uint64(39))
+
+
+@kernel
+def read_table(state, params, sets, below, watched, later_twin):
+    """Fill ``sets`` with the places on the table, face up and exposed now, and the cards the
+    twin rule holds for (see ``twin_rule_holds``); ``below[copy * 52 + card]`` with the place of
+    the card beneath (-1 at a column's bottom). Return (the place of ``watched`` as
     ``copy * 52 + card``, or -1; is a column empty now)."""
     capacity = params[CAPACITY]
-    watched_at, later_at, empty = -1, -1, False
+    twins = twins_apply(params)
+    watched_at, empty = -1, False
     seen = NONE
     for column in range(params[COLUMNS]):
         length = state[params[LENGTHS] + column]
         face_down = state[params[FACE_DOWN] + column]
         empty |= length == 0
-        below = -1
+        under = -1
         for index in range(length):
             card = state[column * capacity + index]
             copy = 1 if seen & card_bit(card) else 0
             seen |= card_bit(card)
             at = copy * 52 + card
-            links[BELOW, at] = below
-            if below >= 0:
-                links[ABOVE, below] = at
+            below[at] = under
+            if twins and index > 0 and index - 1 < face_down and twin_rule_holds(under, card):
+                sets[TWIN_RULE, 0] |= card_bit(under)
             sets[ON_TABLE, copy] |= card_bit(card)
             if index >= face_down:
                 sets[FACE_UP, copy] |= card_bit(card)
@@ -221,27 +254,17 @@ def read_table(state, params, sets, links, watched, later_twin):
                 sets[EXPOSED, copy] |= card_bit(card)
             if column * capacity + index == watched:
                 watched_at = at
-            if column * capacity + index == later_twin:
-                later_at = at
-            below = at
-    return watched_at, later_at, empty
+            if twins and column * capacity + index == later_twin:
+                sets[TWIN_RULE, 0] |= card_bit(card)
+            under = at
+    return watched_at, empty
 
 
 @kernel
-def mark_twin_rules(sets, links, later_at):
-    """The cards the twin rule holds for (one deck): face-down cards whose twin lies directly
-    on them, and the card assumed to leave after its twin; each waits for that twin."""
-    face_down = sets[ON_TABLE, 0] & ~sets[FACE_UP, 0]
-    while face_down:
-        card = trailing_zeros(face_down)
-        face_down &= face_down - ONE
-        if rank_of(card) < 13 and links[ABOVE, card] == twin_of(card):
-            sets[TWIN_RULE, 0] |= card_bit(card)
-            links[PARTNER, card] = links[ABOVE, card]
-    if later_at >= 0:
-        sets[TWIN_RULE, 0] |= card_bit(later_at)
-        twin = twin_of(later_at)
-        links[PARTNER, later_at] = twin if sets[ON_TABLE, 0] & card_bit(twin) else -1
+def twin_rule_holds(face_down_card, card_on_it):
+    """The twin rule's case (one deck): a face-down card, not a King, with its twin directly
+    on it waits for that twin (the card assumed to leave after its twin waits for it too)."""
+    return rank_of(face_down_card) < 13 and card_on_it == twin_of(face_down_card)
 
 
 @kernel
@@ -258,37 +281,29 @@ def outside_cards(state, params):
 
 
 @kernel
-def twins_gone_home(sets, links):
-    """The twin-rule cards whose twin is derived to go home."""
-    gone = NONE
-    waiting = sets[TWIN_RULE, 0]
-    while waiting:
-        card = trailing_zeros(waiting)
-        waiting &= waiting - ONE
-        partner = links[PARTNER, card]
-        if partner >= 0 and sets[HOME, 0] & card_bit(partner):
-            gone |= card_bit(card)
-    return gone
-
-
-@kernel
 def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     """Is some card certain never to reach a foundation?
 
     ``watched``: the place of a packet's leader that was just moved onto a card, from a
     position that was not hopeless; once it is derived to leave, the answer is no (see
     ``may_turn_hopeless``). ``later_twin``: the place of a card assumed to leave only after
-    its twin (see ``twins_hopeless``).
+    its twin (see ``twins_hopeless``)."""
+    return derive(state, params, watched, later_twin, NONE)[0]
 
-    Rounds of the derivation over bitsets (see "How it is computed" above)."""
+
+@kernel
+def derive(state, params, watched, later_twin, held):
+    """The derivation in rounds over bitsets (see "How it is computed" above), with the cards
+    of the card bitset ``held`` (one deck) never leaving. Returns (is some card never home; the
+    cards that leave by one parent alone: not home, no twin home, not both parents exposable,
+    not a King; the cards with both parents exposable when the derivation stopped)."""
     decks = params[CARD_COUNT] // 52
     sets = np.zeros((SET_ROWS, 2), dtype=np.uint64)
-    links = np.full((LINK_ROWS, 104), -1, dtype=np.int16)
-    watched_at, later_at, empty = read_table(state, params, sets, links, watched, later_twin)
-    if twins_apply(params):
-        mark_twin_rules(sets, links, later_at)
+    below = np.empty(104, dtype=np.int8)
+    watched_at, empty = read_table(state, params, sets, below, watched, later_twin)
     on_foundations, in_stock = outside_cards(state, params)
     same_suit, returns = params[SAME_SUIT] != 0, params[FOUNDATION_RETURN] != 0
+    weak = NONE
     while True:
         ever_home = sets[HOME, 0] | sets[HOME, 1] | on_foundations | in_stock
         successors = ACES | ((ever_home << ONE) & ~ACES)  # an Ace, or the card below is home
@@ -298,35 +313,36 @@ def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
             grew |= new != 0
             sets[HOME, copy] |= new
             all_home &= sets[ON_TABLE, copy] & ~sets[HOME, copy] == 0
-        if all_home:
-            return False
         exposable = sets[EXPOSED, 0] | sets[EXPOSED, 1] | in_stock
         if returns:  # a parent home comes back to be landed on
             exposable |= sets[HOME, 0] | sets[HOME, 1] | on_foundations
         one_parent, both_parents = with_parents(same_suit, exposable)
-        waited_for = both_parents | twins_gone_home(sets, links)
+        if all_home:
+            return False, weak, both_parents
+        waited_for = both_parents | twin_cards(sets[HOME, 0])  # a twin-rule card's twin gone home
         for copy in range(decks):
             twin_rule = sets[TWIN_RULE, copy]
             free = sets[HOME, copy] | (one_parent & ~twin_rule) | (waited_for & twin_rule)
             if empty:
                 free |= KINGS
             may_leave = (sets[FACE_UP, copy] | sets[EXPOSED, copy]) & sets[ON_TABLE, copy]
-            new = may_leave & free & ~sets[LEAVES, copy]
+            new = may_leave & free & ~sets[LEAVES, copy] & ~(held if copy == 0 else NONE)
             if new == 0:
                 continue
             grew = True
             sets[LEAVES, copy] |= new
+            weak |= new & ~(sets[HOME, copy] | both_parents | twin_cards(sets[HOME, copy]) | KINGS)
             if watched_at >= 0 and watched_at // 52 == copy and new & card_bit(watched_at % 52):
-                return False
+                return False, weak, both_parents
             while new:
-                below = links[BELOW, copy * 52 + trailing_zeros(new)]
+                under = below[copy * 52 + trailing_zeros(new)]
                 new &= new - ONE
-                if below < 0:
+                if under < 0:
                     empty = True  # a column's bottom card leaves
                 else:
-                    sets[EXPOSED, below // 52] |= card_bit(below % 52)
+                    sets[EXPOSED, under // 52] |= card_bit(under % 52)
         if not grew:
-            return True
+            return True, weak, both_parents
 
 
 @kernel

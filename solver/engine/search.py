@@ -15,7 +15,8 @@ moves still needed) stays within ``control[CONTROL_LIMIT]``; the table records t
 depth at which a position was expanded, and a position reached again no shorter is skipped.
 
 Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``prune``) is
-tested at the root and after every move that may have made a position hopeless; the
+tested at the root and after every move that may have made a position hopeless (with
+TWIN_SPLIT, its case split on twins with it: ``pins_dead``); the
 remembered dead tables (``nogoods``, when on) at every new position; the full pairwise test
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (below positions whose
 subtrees proved costly), once the solve has let the pairwise tests run
@@ -65,10 +66,18 @@ from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
     NOGOODS,
+    TWIN_SPLIT,
     generate_moves,
 )
 from solver.engine.nogoods import known_dead, remember_dead
-from solver.engine.prune import NOWHERE, hopeless, may_turn_hopeless, twins_hopeless, watched_place
+from solver.engine.prune import (
+    NOWHERE,
+    hopeless,
+    may_turn_hopeless,
+    twins_apply,
+    twins_hopeless,
+    watched_place,
+)
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
 
 # statuses (control[CONTROL_STATUS])
@@ -165,6 +174,18 @@ def pairs_due(control, dead_ends, searched_below_parent):
 
 
 @kernel
+def pins_dead(state, params, options, move):
+    """HOPELESS after ``move`` (just made, from a position it did not flag), where the move may
+    have made the position hopeless; with TWIN_SPLIT, the test with its case split on twins
+    (which flags every position HOPELESS flags, and more; see ``prune``)."""
+    if not (options & (HOPELESS | TWIN_SPLIT)) or not may_turn_hopeless(state, params, move):
+        return False
+    if options & TWIN_SPLIT and twins_apply(params):
+        return twins_hopeless(state, params)
+    return hopeless(state, params, watched_place(state, params, move), NOWHERE)
+
+
+@kernel
 def search_start(state, params, zobrist, column_keys, table, stack, control, dead_ends):
     """Record the root and generate its moves (none when a dead-end test proves it lost)."""
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
@@ -234,12 +255,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        move = applied[depth]
-        if (
-            (control[CONTROL_OPTIONS] & HOPELESS)
-            and may_turn_hopeless(state, params, move)
-            and hopeless(state, params, watched_place(state, params, move), NOWHERE)
-        ) or pairs_dead(
+        if pins_dead(state, params, control[CONTROL_OPTIONS], applied[depth]) or pairs_dead(
             state, params, control, dead_ends, pairs_due(control, dead_ends, nodes - entered[depth])
         ):
             counts[child] = 0
