@@ -189,31 +189,44 @@ def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
     some pair of twins on the table such that either order leaves a card never home? Only the
     pairs whose twins both leave the plain derivation by one parent alone, and both stay short
-    of two exposable parents while no such twin leaves, are tested."""
+    of two exposable parents while no such twin leaves, are tested. The table is read once for
+    all the derivations."""
     if not twins_apply(params):
         return False
-    lost, weak, _ = derive(state, params, NOWHERE, NOWHERE, NONE)
+    start, below, _, empty = read_table(state, params, NOWHERE, NOWHERE)
+    outside = outside_cards(state, params)
+    sets = np.empty_like(start)
+    lost, weak, _ = derive(params, restart(sets, start, NOWHERE), below, -1, empty, outside, NONE)
     if lost:
         return True
     paired = weak & twin_cards(weak)
     if paired == 0:
         return False
-    stuck = paired & ~derive(state, params, NOWHERE, NOWHERE, paired)[2]
+    stuck = paired & ~derive(params, restart(sets, start, NOWHERE), below, -1, empty, outside, paired)[2]
     pairs = stuck & twin_cards(stuck) & SPADES_AND_HEARTS
-    if pairs == 0:
-        return False
-    capacity = params[CAPACITY]
-    place_of = np.full(52, NOWHERE, dtype=np.int64)
-    for column in range(params[COLUMNS]):
-        for index in range(state[params[LENGTHS] + column]):
-            place_of[state[column * capacity + index]] = column * capacity + index
     while pairs:
         card = trailing_zeros(pairs)
         pairs &= pairs - ONE
-        here, there = place_of[card], place_of[twin_of(card)]
-        if hopeless(state, params, here, here) and hopeless(state, params, there, there):
+        if (
+            derive(params, restart(sets, start, card), below, card, empty, outside, NONE)[0]
+            and derive(
+                params, restart(sets, start, twin_of(card)), below, twin_of(card), empty, outside, NONE
+            )[0]
+        ):
             return True
     return False
+
+
+@kernel
+def restart(sets, start, later_twin):
+    """Copy the events true now (``start``) into ``sets`` for a new derivation, with the twin
+    rule put on the card ``later_twin`` (one deck; NOWHERE for none); return ``sets``."""
+    for row in range(SET_ROWS):
+        for copy in range(2):
+            sets[row, copy] = start[row, copy]
+    if later_twin != NOWHERE:
+        sets[TWIN_RULE, 0] |= card_bit(later_twin)
+    return sets
 
 
 @kernel
@@ -225,11 +238,13 @@ def twin_cards(cards):
 
 
 @kernel
-def read_table(state, params, sets, below, watched, later_twin):
-    """Fill ``sets`` with the places on the table, face up and exposed now, and the cards the
-    twin rule holds for (see ``twin_rule_holds``); ``below[copy * 52 + card]`` with the place of
-    the card beneath (-1 at a column's bottom). Return (the place of ``watched`` as
-    ``copy * 52 + card``, or -1; is a column empty now)."""
+def read_table(state, params, watched, later_twin):
+    """The events true now: ``sets`` with the places on the table, face up and exposed now, and
+    the cards the twin rule holds for (see ``twin_rule_holds``), and ``below[copy * 52 + card]``,
+    the place of the card beneath (-1 at a column's bottom). Returns (sets, below, the place of
+    ``watched`` as ``copy * 52 + card`` or -1, is a column empty now)."""
+    sets = np.zeros((SET_ROWS, 2), dtype=np.uint64)
+    below = np.empty(104, dtype=np.int8)
     capacity = params[CAPACITY]
     twins = twins_apply(params)
     watched_at, empty = -1, False
@@ -257,7 +272,7 @@ def read_table(state, params, sets, below, watched, later_twin):
             if twins and column * capacity + index == later_twin:
                 sets[TWIN_RULE, 0] |= card_bit(card)
             under = at
-    return watched_at, empty
+    return sets, below, watched_at, empty
 
 
 @kernel
@@ -288,20 +303,20 @@ def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     position that was not hopeless; once it is derived to leave, the answer is no (see
     ``may_turn_hopeless``). ``later_twin``: the place of a card assumed to leave only after
     its twin (see ``twins_hopeless``)."""
-    return derive(state, params, watched, later_twin, NONE)[0]
+    sets, below, watched_at, empty = read_table(state, params, watched, later_twin)
+    return derive(params, sets, below, watched_at, empty, outside_cards(state, params), NONE)[0]
 
 
 @kernel
-def derive(state, params, watched, later_twin, held):
-    """The derivation in rounds over bitsets (see "How it is computed" above), with the cards
-    of the card bitset ``held`` (one deck) never leaving. Returns (is some card never home; the
-    cards that leave by one parent alone: not home, no twin home, not both parents exposable,
-    not a King; the cards with both parents exposable when the derivation stopped)."""
+def derive(params, sets, below, watched_at, empty, outside, held):
+    """The derivation in rounds over bitsets (see "How it is computed" above) from the events
+    in ``sets`` (``read_table``), ``outside`` the cards on the foundations and in the stock
+    (``outside_cards``), with the cards of the card bitset ``held`` (one deck) never leaving.
+    Returns (is some card never home; the cards that leave by one parent alone: not home, no
+    twin home, not both parents exposable, not a King; the cards with both parents exposable
+    when the derivation stopped)."""
     decks = params[CARD_COUNT] // 52
-    sets = np.zeros((SET_ROWS, 2), dtype=np.uint64)
-    below = np.empty(104, dtype=np.int8)
-    watched_at, empty = read_table(state, params, sets, below, watched, later_twin)
-    on_foundations, in_stock = outside_cards(state, params)
+    on_foundations, in_stock = outside
     same_suit, returns = params[SAME_SUIT] != 0, params[FOUNDATION_RETURN] != 0
     weak = NONE
     while True:
