@@ -31,6 +31,10 @@ ROOT_PAIRS_AFTER = 2_000
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).
 PAIRS_SPACING = 10_000
+# Positions searched below a position on the path before it gets the full pairwise test itself
+# (``engine.search.test_costly``): tuned on PySolFC 395, 1015, 1251, 2368 and KPat 40092, 40178,
+# 700128, 2000173, 2000179 among 1,000 and 3,000 (benchmarks/README.md).
+COSTLY_AFTER = 3_000
 CHUNK_SECONDS = 0.02
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
@@ -129,7 +133,7 @@ class Search:
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
         self.control = search.make_control(
-            mode, options, limit, self.grow_at(), branch_limit, deal_score, PAIRS_SPACING
+            mode, options, limit, self.grow_at(), branch_limit, deal_score, PAIRS_SPACING, COSTLY_AFTER
         )
         self.peak_entries = 0
         p = packed

@@ -219,6 +219,7 @@ SWITCHES = {
     "root": moves.H2,
     "search": moves.H2 | moves.H2_SEARCH,
     "search+nogoods": moves.H2 | moves.H2_SEARCH | moves.NOGOODS,
+    "costly": moves.H2 | moves.H2_SEARCH,
 }
 
 
@@ -227,9 +228,15 @@ SWITCHES = {
 def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monkeypatch):
     """The full search with the pairwise tests from the first position on (the solve lets them
     run before any probe) against the search without them, on small positions of every
-    one-deck rule set."""
+    one-deck rule set: the test on every new position, or ("costly") on every position of
+    the path once a single position was searched below it, which takes the path back to it
+    and, when it is dead, leaves its subtree."""
     monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)  # the test on every position
+    if switch == "costly":
+        monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
+        monkeypatch.setattr("solver.solve.COSTLY_AFTER", 1)
+    else:
+        monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)  # the test on every position
     options = WITHOUT_PAIRS | SWITCHES[switch]
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
@@ -275,6 +282,7 @@ def test_inside_the_search_the_test_runs_only_below_costly_subtrees(monkeypatch)
     board, rules = deal_board("yukon", 395, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=2_000_000, time_limit=None)
     monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
+    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
     roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     root_tests = solve.dead_end_counters()["tests"]
     monkeypatch.setattr("solver.solve.PAIRS_SPACING", 300)
@@ -282,3 +290,20 @@ def test_inside_the_search_the_test_runs_only_below_costly_subtrees(monkeypatch)
     assert roots_only.status == inside.status == UNSOLVABLE
     assert root_tests <= 8 < solve.dead_end_counters()["tests"]
     assert inside.nodes < roots_only.nodes
+
+
+def test_costly_positions_of_the_path_get_the_test(monkeypatch):
+    """PySolFC 2148 (lost, 1.1 M positions): with the children of costly positions never tested,
+    the test of costly positions of the path alone runs inside the search, and the same verdict
+    needs far fewer positions than with the roots tested only."""
+    board, rules = deal_board("yukon", 2148, "pysol"), Rules("yukon")
+    limits = Limits(max_nodes=3_000_000, time_limit=None)
+    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
+    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
+    roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    root_tests = solve.dead_end_counters()["tests"]
+    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 3_000)
+    costly = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    assert roots_only.status == costly.status == UNSOLVABLE
+    assert root_tests <= 8 < solve.dead_end_counters()["tests"]
+    assert costly.nodes * 2 < roots_only.nodes, (costly.nodes, roots_only.nodes)

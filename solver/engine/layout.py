@@ -43,10 +43,10 @@ on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
 The search (``search``) keeps the rest of its state in two more places, so that it can stop
 and go on:
 
-The stack, a tuple of arrays, int32 but for ``STACK_ENTERED`` (made by ``make_stack``): the move lists of the
-positions on the path lie one after another in one buffer, so a deep path costs only the
-moves its positions have (a depth-first search of a large space makes paths of tens of
-thousands of moves, with foundation return especially):
+The stack, a tuple of arrays, int32 but for ``STACK_ENTERED`` and ``STACK_TESTED`` (made by
+``make_stack``): the move lists of the positions on the path lie one after another in one
+buffer, so a deep path costs only the moves its positions have (a depth-first search of a large
+space makes paths of tens of thousands of moves, with foundation return especially):
 
     stack[STACK_MOVES][start + i]   move i of the position at ``depth``, where
     stack[STACK_STARTS][depth]      is where that position's list starts (``start``)
@@ -57,6 +57,8 @@ thousands of moves, with foundation return especially):
     stack[STACK_SCORES][i]          scratch for ordering one move list
     stack[STACK_ENTERED][depth]     (int64) positions the search had reached when it entered the
                                     position at ``depth``: how much it has searched below it since
+    stack[STACK_TESTED][depth]      (int8) 1 once the position at ``depth`` had the full pairwise
+                                    test
 
 The control block, one int64 array (made by ``search.make_control``):
 
@@ -75,6 +77,12 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_PAIRS_SPACING]  with H2_SEARCH: the positions searched below a position
                                     before its later children get the pairwise tests
                                     (``search.pairs_due``)
+    control[CONTROL_COSTLY_AFTER]   with H2_SEARCH: the positions searched below a position on the
+                                    path before it gets the full pairwise test itself
+                                    (``search.test_costly``; 0: never)
+    control[CONTROL_COSTLY_FROM]    the shallowest depth of the path that may still be untested
+    control[CONTROL_COSTLY_TESTS], control[CONTROL_COSTLY_DEAD]   those tests, and of them dead
+    control[CONTROL_COSTLY_WAIT]    positions searched before the next of those tests may run
 """
 
 import numpy as np
@@ -90,12 +98,14 @@ ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
 STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS, STACK_ENTERED = range(7)
+STACK_TESTED, STACK_SIZE = 7, 8
 MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
 CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
-CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_SIZE = 10, 11, 12
+CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_COSTLY_AFTER, CONTROL_COSTLY_FROM = 10, 11, 12, 13
+CONTROL_COSTLY_TESTS, CONTROL_COSTLY_DEAD, CONTROL_COSTLY_WAIT, CONTROL_SIZE = 14, 15, 16, 17
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):
@@ -126,7 +136,7 @@ def state_size(params) -> int:
 def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     """A search stack for paths of up to ``max_depth`` moves whose positions have at most
     ``buffered_moves`` moves in all (see the module docstring)."""
-    stack = [None] * 7
+    stack = [None] * STACK_SIZE
     stack[STACK_MOVES] = np.zeros(buffered_moves, dtype=np.int32)
     stack[STACK_STARTS] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_COUNTS] = np.zeros(max_depth, dtype=np.int32)
@@ -134,6 +144,7 @@ def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     stack[STACK_APPLIED] = np.zeros(max_depth, dtype=np.int32)
     stack[STACK_SCORES] = np.zeros(MOVE_LIST_SIZE, dtype=np.int32)
     stack[STACK_ENTERED] = np.zeros(max_depth, dtype=np.int64)
+    stack[STACK_TESTED] = np.zeros(max_depth, dtype=np.int8)
     return tuple(stack)
 
 

@@ -18,8 +18,9 @@ Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``p
 tested at the root and after every move that may have made a position hopeless (with
 TWIN_SPLIT, its case split on twins with it: ``pins_dead``); the
 remembered dead tables (``nogoods``, when on) at every new position; the full pairwise test
-(``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (below positions whose
-subtrees proved costly), once the solve has let the pairwise tests run
+(``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
+whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
+once the solve has let the pairwise tests run
 (``solver.solve.root_dead``). ``dead_ends`` is the tuple of the pairwise test's tables
 (``h2.make_tables``), built for the root by ``h2.build_tables``. Where a test runs decides
 only what it costs: each one is sound on any position.
@@ -36,6 +37,11 @@ from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
     CONTROL_BRANCH_LIMIT,
+    CONTROL_COSTLY_AFTER,
+    CONTROL_COSTLY_DEAD,
+    CONTROL_COSTLY_FROM,
+    CONTROL_COSTLY_TESTS,
+    CONTROL_COSTLY_WAIT,
     CONTROL_DEAL_SCORE,
     CONTROL_DEPTH,
     CONTROL_GROW_AT,
@@ -56,6 +62,7 @@ from solver.engine.layout import (
     STACK_NEXT,
     STACK_SCORES,
     STACK_STARTS,
+    STACK_TESTED,
     cards_home,
     position_keys,
     stock_left,
@@ -84,6 +91,8 @@ from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 # modes (control[CONTROL_MODE])
 DFS, IDA = 0, 1
+# costly positions' pairwise tests: the tests a test that finds a dead position earns
+COSTLY_CREDIT = 20
 
 
 def make_control(
@@ -94,14 +103,18 @@ def make_control(
     branch_limit: int = 0,
     deal_score: int = 0,
     pairs_spacing: int = 0,
+    costly_after: int = 0,
 ) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
-    (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order."""
+    (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order;
+    ``pairs_spacing``, ``costly_after``: where the pairwise tests run in the search
+    (``pairs_due``, ``test_costly``)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
     control[CONTROL_PAIRS_SPACING] = pairs_spacing
+    control[CONTROL_COSTLY_AFTER] = costly_after
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -174,6 +187,52 @@ def pairs_due(control, dead_ends, searched_below_parent):
 
 
 @kernel
+def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, depth, nodes):
+    """With H2_SEARCH, the full pairwise test of a position on the path that proved costly: the
+    shallowest one not yet tested, once ``control[CONTROL_COSTLY_AFTER]`` positions were searched
+    below it (a subtree that large is likely to be larger still; its positions are searched
+    in the order they were entered, shallowest first, and each is tested once). The path is
+    taken back to that position for the test and made again after it; a dead position is left
+    at once, its move list exhausted. Tests are rationed: at most one per COSTLY_AFTER positions
+    of the search, plus COSTLY_CREDIT for each test that found a dead position, so a deal where
+    they seldom prune pays little. Returns the depth to go on from. (The search calls it only
+    when the shallowest candidate's subtree is that large: see ``costly_after``.)"""
+    after = control[CONTROL_COSTLY_AFTER]
+    tested, entered = stack[STACK_TESTED], stack[STACK_ENTERED]
+    shallowest = control[CONTROL_COSTLY_FROM]
+    while shallowest <= depth and tested[shallowest]:
+        shallowest += 1
+    control[CONTROL_COSTLY_FROM] = shallowest
+    if shallowest > depth or nodes - entered[shallowest] < after:
+        return depth
+    allowed = control[CONTROL_COSTLY_DEAD] * COSTLY_CREDIT + nodes // after
+    if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
+        control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
+        return depth
+    tested[shallowest] = 1
+    control[CONTROL_COSTLY_TESTS] += 1
+    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
+    for below in range(depth - 1, shallowest - 1, -1):
+        undo_move(state, params, zobrist, column_keys, applied[below])
+    if pairs_dead(state, params, control, dead_ends, True):
+        control[CONTROL_COSTLY_DEAD] += 1
+        next_index[shallowest] = stack[STACK_COUNTS][shallowest]
+        return shallowest
+    for below in range(shallowest, depth):
+        made = stack[STACK_MOVES][stack[STACK_STARTS][below] + next_index[below] - 1]
+        applied[below] = apply_move(state, params, zobrist, column_keys, made)
+    return depth
+
+
+@kernel
+def costly_after(control, dead_ends):
+    """The subtree size at which ``test_costly`` runs, or never (the test off, or not yet let run)."""
+    if control[CONTROL_COSTLY_AFTER] <= 0 or not pairs_on(control, dead_ends, H2_SEARCH):
+        return np.iinfo(np.int64).max
+    return control[CONTROL_COSTLY_AFTER]
+
+
+@kernel
 def pins_dead(state, params, options, move):
     """HOPELESS after ``move`` (just made, from a position it did not flag), where the move may
     have made the position hopeless; with TWIN_SPLIT, the test with its case split on twins
@@ -194,6 +253,8 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     control[CONTROL_DEPTH] = 0
     starts[0] = 0
     stack[STACK_ENTERED][0] = control[CONTROL_NODES]
+    stack[STACK_TESTED][0] = 1  # the root's pairwise test is the solve's (``solver.solve.root_dead``)
+    control[CONTROL_COSTLY_FROM] = 1
     if cards_home(state, params) == params[CARD_COUNT]:
         control[CONTROL_STATUS] = SOLVED
         return
@@ -217,20 +278,26 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
     applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_STARTS]
-    entered = stack[STACK_ENTERED]
+    entered, tested = stack[STACK_ENTERED], stack[STACK_TESTED]
     max_depth = counts.shape[0] - 1
     ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
     depth = control[CONTROL_DEPTH]
     nodes = control[CONTROL_NODES]
     status = PAUSED
+    costly = costly_after(control, dead_ends)
     while nodes < node_limit:
+        shallowest = control[CONTROL_COSTLY_FROM]
+        costly_now = nodes >= control[CONTROL_COSTLY_WAIT] and nodes - entered[shallowest] >= costly
+        if shallowest <= depth and costly_now:
+            depth = test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, depth, nodes)
         index = next_index[depth]
         if index >= counts[depth]:
             if depth == 0:
                 status = EXHAUSTED
                 break
             depth -= 1
+            control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], depth + 1)
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
         next_index[depth] = index + 1
@@ -255,8 +322,11 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
+        due = pairs_due(control, dead_ends, nodes - entered[depth])
+        tested[child] = due
+        control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], child)
         if pins_dead(state, params, control[CONTROL_OPTIONS], applied[depth]) or pairs_dead(
-            state, params, control, dead_ends, pairs_due(control, dead_ends, nodes - entered[depth])
+            state, params, control, dead_ends, due
         ):
             counts[child] = 0
         else:
