@@ -1,6 +1,7 @@
 """KPat's Yukon solver and ours, side by side on the same KPat-numbered deals.
 
     python benchmarks/bench_kpat.py --deals 1-200 --time-limit 10
+    python benchmarks/bench_kpat.py --deals 1-200 --kpat-only --out kpat_1-200.json   # KPat's half only
 
 KPat runs first, as one headless process over the whole range:
 
@@ -73,6 +74,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         metavar="FILE",
         help="take KPat's half from an earlier run's JSON of the same range (run only ours)",
     )
+    parser.add_argument(
+        "--kpat-only",
+        action="store_true",
+        help="run only KPat and write its half (for a later --kpat-from), no solve of ours",
+    )
     parser.add_argument("--kpat", default=None, help=f"KPat binary (default {KPAT_DEFAULT} or kpat on PATH)")
     parser.add_argument("--out", default="benchmarks/results/kpat_side_by_side.json")
     parser.add_argument("--from-json", metavar="FILE", help="print the report of an earlier run, run nothing")
@@ -138,6 +144,30 @@ def kpat_from(path: str, first: int, last: int) -> dict:
         "verdicts": {row["deal"]: row["kpat"] for row in rows},
         "milliseconds": {row["deal"]: row["kpat_ms"] for row in rows},
         "from": path,
+    }
+
+
+def kpat_half(deals: list[int], kpat: dict) -> dict:
+    """KPat's run alone, in the fields ``kpat_from`` reads."""
+    counts = status_counts(kpat["verdicts"][deal] for deal in deals)
+    return {
+        "benchmark": "bench_kpat (KPat only)",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "settings": {"deals": f"{deals[0]}-{deals[-1]}", "variant": "yukon", "numbering": "kpat"},
+        "kpat": {
+            "command": kpat["command"],
+            "counts": counts,
+            "decided": counts[SOLVED] + counts[UNSOLVABLE],
+            "cpu_seconds": kpat["cpu_seconds"],
+            "wall_seconds": kpat["wall_seconds"],
+            "max_rss_bytes": kpat["max_rss_bytes_children"],
+        },
+        "rows": [
+            {"deal": deal, "kpat": kpat["verdicts"][deal], "kpat_ms": kpat["milliseconds"][deal]}
+            for deal in deals
+        ],
     }
 
 
@@ -265,6 +295,9 @@ def main(argv=None) -> int:
 
     machine_info()  # cached: record the machine, load and code version as they are at the start
     kpat = kpat_from(args.kpat_from, first, last) if args.kpat_from else run_kpat(kpat_binary, first, last)
+    if args.kpat_only:
+        write_json(args.out, kpat_half(deals, kpat))
+        return 0
     limits = Limits(
         time_limit=None if args.time_limit == float("inf") else args.time_limit, max_nodes=args.max_nodes
     )
