@@ -31,7 +31,7 @@ The stack and the control block are laid out in ``layout``.
 import numpy as np
 
 from solver.engine.apply import apply_move, undo_move
-from solver.engine.h2 import H2_HEADER, HEADER_PAIRS_ON, h2_dead
+from solver.engine.h2 import H2_HEADER, HEADER_FACTS, HEADER_PAIRS_ON, h2_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -226,8 +226,11 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
 
 @kernel
 def costly_after(control, dead_ends):
-    """The subtree size at which ``test_costly`` runs, or never (the test off, or not yet let run)."""
+    """The subtree size at which ``test_costly`` runs, or never (the test off, not yet let run, or
+    with no tables: Milligan)."""
     if control[CONTROL_COSTLY_AFTER] <= 0 or not pairs_on(control, dead_ends, H2_SEARCH):
+        return np.iinfo(np.int64).max
+    if dead_ends[H2_HEADER][HEADER_FACTS] == 0:
         return np.iinfo(np.int64).max
     return control[CONTROL_COSTLY_AFTER]
 
