@@ -16,6 +16,7 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
 
+from solver import solve
 from solver.engine import moves
 from solver.numbering import deal_board
 from solver.result import Limits
@@ -23,13 +24,16 @@ from solver.rules import Rules
 from solver.solve import solve_position, warm_up
 
 RESULTS = Path(__file__).parent / "results"
-SWITCHES = {
+COSTLY_AFTER = solve.COSTLY_AFTER
+SWITCHES = {  # the options each row switches off
     "default": 0,
-    "no HOPELESS": moves.HOPELESS,
+    "no HOPELESS": moves.HOPELESS | moves.TWIN_SPLIT,
+    "no TWIN_SPLIT": moves.TWIN_SPLIT,
     "no SAFE_FOUNDATION": moves.SAFE_FOUNDATION,
     "no KINGS_KEEP_PACKETS": moves.KINGS_KEEP_PACKETS,
     "no pairwise tests": moves.EVERY_PAIR_TEST,
     "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS,
+    "no tests of costly positions": 0,  # solver.solve.COSTLY_AFTER 0
 }
 
 
@@ -70,10 +74,11 @@ def main(argv=None) -> int:
         board = deal_board("yukon", deal, "pysol")
         for name in args.switches.split(","):
             row = {"deal": deal, "switches": name}
+            solve.COSTLY_AFTER = 0 if name == "no tests of costly positions" else COSTLY_AFTER
             row |= measure(board, rules, moves.ALL_REDUCTIONS & ~SWITCHES[name], args.max_nodes)
             rows.append(row)
             print(
-                f"{deal:>6} {name:<22} {row['status']:<10} {row['nodes']:>11,} positions "
+                f"{deal:>6} {name:<30} {row['status']:<10} {row['nodes']:>11,} positions "
                 f"{row['cpu_seconds']:7.2f} s {row['per_second'] / 1e6:5.2f} M/s",
                 flush=True,
             )

@@ -121,11 +121,34 @@ def final_position(board: Board, tokens: list[str], rules: Rules) -> Board:
 
 def solution_text(board: Board, moves: list[Move], rules: Rules) -> str:
     """Tokens of a line of moves starting at ``board``."""
+    return replayed_line(board, moves, rules)[0]
+
+
+def replayed_line(board: Board, moves: list[Move], rules: Rules) -> tuple[str, Board]:
+    """The tokens of a line of moves starting at ``board``, each token read back and the move
+    it names (which must be the line's) made on the reference engine: (the tokens, the position
+    they end in). One pass writes the line and replays the tokens themselves (IllegalMove as
+    in ``replay_tokens``)."""
     tokens = []
-    for move in moves:
-        tokens.append(move_token(board, move))
-        board = apply_move(board, move, rules)
-    return " ".join(tokens)
+    for number, move in enumerate(moves, start=1):
+        token = move_token(board, move)
+        try:
+            named = parse_token(token, board)
+            if not same_move(named, move):
+                raise IllegalMove(f"the token names another move than {move}")
+            board = apply_move(board, named, rules)
+        except IllegalMove as error:
+            raise IllegalMove(f"move {number} {token}: {error}") from None
+        tokens.append(token)
+    return " ".join(tokens), board
+
+
+def same_move(named: Move, move: Move) -> bool:
+    """Is ``named`` (read from a token) ``move``? A foundation move's token does not name the
+    slot (with two decks either of a suit's slots one below the card takes it)."""
+    if named.kind == TO_FOUNDATION == move.kind:
+        return (named.source, named.card) == (move.source, move.card)
+    return named == move
 
 
 # How a structured move names its kind (``LineMove.kind``), by ``reference.Move.kind``.

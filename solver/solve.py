@@ -14,7 +14,7 @@ from solver.cards import KING, make_card
 from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.interrupts import StopFlag
 from solver.loss_reason import loss_reason
-from solver.notation import final_position, solution_text
+from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent
@@ -442,10 +442,10 @@ class ReplayMismatch(RuntimeError):
 
 
 def verified_solution(board: Board, line: list[Move], rules: Rules) -> str:
-    """The line's tokens, after replaying the tokens themselves on the reference engine."""
+    """The line's tokens, after replaying the tokens themselves on the reference engine
+    (``notation.replayed_line``: each token read back to the move it names, and made)."""
     try:
-        text = solution_text(board, line, rules)
-        final = final_position(board, text.split(), rules)
+        text, final = replayed_line(board, line, rules)
     except reference.IllegalMove as error:
         raise ReplayMismatch(f"engine line rejected by the reference engine: {error}") from None
     if not reference.is_won(final):

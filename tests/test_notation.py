@@ -16,6 +16,7 @@ from solver.notation import (
     move_token,
     parse_token,
     replay_tokens,
+    replayed_line,
     solution_text,
 )
 from solver.numbering import deal_board
@@ -219,6 +220,24 @@ def test_solution_text_and_replay_tokens_agree():
     assert replayed[-1][2] == position
     assert final_position(board, tokens, rules) == position
     assert final_position(board, [], rules) == board
+
+
+def test_a_line_replayed_as_it_is_written_ends_where_its_tokens_do():
+    """``replayed_line`` writes a line and replays its tokens in one pass: the same text and
+    final position as writing it and replaying the text; an illegal move of the line is named
+    by its number and token."""
+    board = deal_board("yukon", 12)
+    line, position = [], board
+    for _ in range(30):
+        moves = legal_moves(position, YUKON)
+        line.append(moves[len(line) * 5 % len(moves)])
+        position = apply_move(position, line[-1], YUKON)
+    text, final = replayed_line(board, line, YUKON)
+    assert text == solution_text(board, line, YUKON)
+    assert final == final_position(board, text.split(), YUKON) == position
+    wrong = line[:3] + [Move(TABLEAU, 3, 0, parse_card("8C"), 1)]
+    with pytest.raises(IllegalMove, match=r"^move 4 4>1:8C"):
+        replayed_line(board, wrong, YUKON)
 
 
 def test_replay_tokens_names_move_number_token_and_rule():
