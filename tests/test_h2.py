@@ -275,35 +275,25 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
     assert result.status == UNSOLVABLE and result.nodes <= 2 * solve.ROOT_PAIRS_AFTER
 
 
-def test_inside_the_search_the_test_runs_only_below_costly_subtrees(monkeypatch):
-    """PySolFC 395 (lost, 0.4 M positions): with a spacing beyond its search the full test runs
-    on the searches' roots only; with the default spacing it also runs inside the search, which
-    then needs fewer positions to prove the same verdict."""
-    board, rules = deal_board("yukon", 395, "pysol"), Rules("yukon")
-    limits = Limits(max_nodes=2_000_000, time_limit=None)
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
-    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
-    roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
-    root_tests = solve.dead_end_counters()["tests"]
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 300)
-    inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
-    assert roots_only.status == inside.status == UNSOLVABLE
-    assert root_tests <= 8 < solve.dead_end_counters()["tests"]
-    assert inside.nodes < roots_only.nodes
-
-
-def test_costly_positions_of_the_path_get_the_test(monkeypatch):
-    """PySolFC 2148 (lost, 1.1 M positions): with the children of costly positions never tested,
-    the test of costly positions of the path alone runs inside the search, and the same verdict
-    needs far fewer positions than with the roots tested only."""
-    board, rules = deal_board("yukon", 2148, "pysol"), Rules("yukon")
+@pytest.mark.parametrize(
+    "deal, setting, value, saving",
+    [(395, "PAIRS_SPACING", 300, 1), (2148, "COSTLY_AFTER", 3_000, 2)],
+    ids=["children of costly positions", "costly positions of the path"],
+)
+def test_inside_the_search_the_tests_spare_positions(deal, setting, value, saving, monkeypatch):
+    """With both in-search triggers off (a spacing beyond the search, no test of costly
+    positions) the full test runs on the searches' roots only; with one of them on it runs inside
+    the search too, which then proves the same verdict in fewer positions: PySolFC 395 (lost,
+    0.4 M positions) with the later children of costly positions tested, PySolFC 2148 (lost,
+    1.1 M) with the costly positions of the path tested, in under half the positions."""
+    board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=3_000_000, time_limit=None)
     monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
     monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
     roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     root_tests = solve.dead_end_counters()["tests"]
-    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 3_000)
-    costly = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
-    assert roots_only.status == costly.status == UNSOLVABLE
+    monkeypatch.setattr(f"solver.solve.{setting}", value)
+    inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    assert roots_only.status == inside.status == UNSOLVABLE
     assert root_tests <= 8 < solve.dead_end_counters()["tests"]
-    assert costly.nodes * 2 < roots_only.nodes, (costly.nodes, roots_only.nodes)
+    assert inside.nodes * saving < roots_only.nodes, (inside.nodes, roots_only.nodes)

@@ -51,10 +51,7 @@ that x leaves: nothing before it used that event. If in that round x meets the c
 event, and from then on the two derivations have the same rules: both reach D's fixpoint,
 which leaves no card off the foundations. So only a pair whose twins both left D by one
 parent alone (``weak`` below) can be flagged, and for those, D_x need only run until x leaves
-(``watched`` = x): once it does, D_x is D's fixpoint again. One more derivation rules out most
-of these pairs at once: hold every such twin (W) where it is, never leaving. What it derives,
-D_x derives too (its rules are the same but for x's leaving, and x is held there as well), so
-a twin x of W whose parents are both exposable there leaves in D_x, and its pair is not flagged.
+(``watched`` = x): once it does, D_x is D's fixpoint again.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
@@ -121,6 +118,7 @@ from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
 from solver.engine.moves import landers_all_home, move_card, move_kind, move_size, move_target
 
 NOWHERE = -1
+MAX_ROUNDS, ROUND_FIELDS = 64, 4  # ``derive``'s record of its rounds, for ``twins_hopeless``
 
 ONE, NONE = np.uint64(1), np.uint64(0)
 SUIT_FIELD = np.uint64(0x1FFF)  # one suit's field of a card bitset: bit rank - 1
@@ -188,44 +186,49 @@ def twin_of(card):
 def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
     some pair of twins on the table such that either order leaves a card never home? Only the
-    pairs whose twins both leave the plain derivation by one parent alone, and both stay short
-    of two exposable parents while no such twin leaves, are tested. The table is read once for
-    all the derivations."""
+    pairs whose twins both leave the plain derivation by one parent alone are tested, each
+    derivation with a twin assumed second resumed from the round of the plain one in which that
+    twin left (the two are the same until then). The table is read once for all of them."""
     if not twins_apply(params):
         return False
     start, below, _, empty = read_table(state, params, NOWHERE, NOWHERE)
     outside = outside_cards(state, params)
     sets = np.empty_like(start)
-    lost, weak, _ = derive(params, restart(sets, start, NOWHERE), below, -1, empty, outside, NONE)
+    rounds = np.empty((MAX_ROUNDS, ROUND_FIELDS), dtype=np.uint64)
+    left_in = np.empty(52, dtype=np.int16)
+    lost, weak = derive(params, restart(sets, start), below, -1, empty, outside, rounds, left_in)
     if lost:
         return True
-    paired = weak & twin_cards(weak)
-    if paired == 0:
-        return False
-    stuck = paired & ~derive(params, restart(sets, start, NOWHERE), below, -1, empty, outside, paired)[2]
-    pairs = stuck & twin_cards(stuck) & SPADES_AND_HEARTS
+    pairs = weak & twin_cards(weak) & SPADES_AND_HEARTS
     while pairs:
         card = trailing_zeros(pairs)
         pairs &= pairs - ONE
-        if (
-            derive(params, restart(sets, start, card), below, card, empty, outside, NONE)[0]
-            and derive(
-                params, restart(sets, start, twin_of(card)), below, twin_of(card), empty, outside, NONE
-            )[0]
+        if later_twin_lost(params, sets, start, below, outside, rounds, left_in, card) and later_twin_lost(
+            params, sets, start, below, outside, rounds, left_in, twin_of(card)
         ):
             return True
     return False
 
 
 @kernel
-def restart(sets, start, later_twin):
-    """Copy the events true now (``start``) into ``sets`` for a new derivation, with the twin
-    rule put on the card ``later_twin`` (one deck; NOWHERE for none); return ``sets``."""
+def later_twin_lost(params, sets, start, below, outside, rounds, left_in, card):
+    """Is the position lost when ``card`` (one deck) leaves only after its twin? The derivation
+    resumes from the plain one's events at the start of the round in which ``card`` left there,
+    and stops once it leaves (``watched``: then it reaches the plain one's fixpoint)."""
+    restart(sets, start)
+    round_ = left_in[card] if left_in[card] < MAX_ROUNDS else 0
+    sets[EXPOSED, 0], sets[LEAVES, 0], sets[HOME, 0] = rounds[round_, 0], rounds[round_, 1], rounds[round_, 2]
+    empty = rounds[round_, 3] != 0
+    sets[TWIN_RULE, 0] |= card_bit(card)
+    return derive(params, sets, below, card, empty, outside, rounds[:0], left_in[:0])[0]
+
+
+@kernel
+def restart(sets, start):
+    """Copy the events true now (``start``) into ``sets`` for a new derivation; return ``sets``."""
     for row in range(SET_ROWS):
         for copy in range(2):
             sets[row, copy] = start[row, copy]
-    if later_twin != NOWHERE:
-        sets[TWIN_RULE, 0] |= card_bit(later_twin)
     return sets
 
 
@@ -304,22 +307,33 @@ def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     ``may_turn_hopeless``). ``later_twin``: the place of a card assumed to leave only after
     its twin (see ``twins_hopeless``)."""
     sets, below, watched_at, empty = read_table(state, params, watched, later_twin)
-    return derive(params, sets, below, watched_at, empty, outside_cards(state, params), NONE)[0]
+    unnoted = np.empty((0, ROUND_FIELDS), dtype=np.uint64)
+    outside = outside_cards(state, params)
+    return derive(params, sets, below, watched_at, empty, outside, unnoted, np.empty(0, dtype=np.int16))[0]
 
 
 @kernel
-def derive(params, sets, below, watched_at, empty, outside, held):
+def derive(params, sets, below, watched_at, empty, outside, rounds, left_in):
     """The derivation in rounds over bitsets (see "How it is computed" above) from the events
     in ``sets`` (``read_table``), ``outside`` the cards on the foundations and in the stock
-    (``outside_cards``), with the cards of the card bitset ``held`` (one deck) never leaving.
-    Returns (is some card never home; the cards that leave by one parent alone: not home, no
-    twin home, not both parents exposable, not a King; the cards with both parents exposable
-    when the derivation stopped)."""
+    (``outside_cards``). Returns (is some card never home; the cards that leave by one parent
+    alone: not home, no twin home, not both parents exposable, not a King). Where ``rounds`` has
+    rows (one deck), row r gets the events of copy 0 at the start of round r (ROUND_FIELDS: the
+    exposed, left and home bitsets, and whether a column is empty), and ``left_in[card]`` the
+    round in which each card left."""
     decks = params[CARD_COUNT] // 52
     on_foundations, in_stock = outside
     same_suit, returns = params[SAME_SUIT] != 0, params[FOUNDATION_RETURN] != 0
     weak = NONE
+    round_ = 0
     while True:
+        if round_ < rounds.shape[0]:
+            rounds[round_, 0], rounds[round_, 1], rounds[round_, 2] = (
+                sets[EXPOSED, 0],
+                sets[LEAVES, 0],
+                sets[HOME, 0],
+            )
+            rounds[round_, 3] = empty
         ever_home = sets[HOME, 0] | sets[HOME, 1] | on_foundations | in_stock
         successors = ACES | ((ever_home << ONE) & ~ACES)  # an Ace, or the card below is home
         grew, all_home = False, True
@@ -328,12 +342,12 @@ def derive(params, sets, below, watched_at, empty, outside, held):
             grew |= new != 0
             sets[HOME, copy] |= new
             all_home &= sets[ON_TABLE, copy] & ~sets[HOME, copy] == 0
+        if all_home:
+            return False, weak
         exposable = sets[EXPOSED, 0] | sets[EXPOSED, 1] | in_stock
         if returns:  # a parent home comes back to be landed on
             exposable |= sets[HOME, 0] | sets[HOME, 1] | on_foundations
         one_parent, both_parents = with_parents(same_suit, exposable)
-        if all_home:
-            return False, weak, both_parents
         waited_for = both_parents | twin_cards(sets[HOME, 0])  # a twin-rule card's twin gone home
         for copy in range(decks):
             twin_rule = sets[TWIN_RULE, copy]
@@ -341,14 +355,16 @@ def derive(params, sets, below, watched_at, empty, outside, held):
             if empty:
                 free |= KINGS
             may_leave = (sets[FACE_UP, copy] | sets[EXPOSED, copy]) & sets[ON_TABLE, copy]
-            new = may_leave & free & ~sets[LEAVES, copy] & ~(held if copy == 0 else NONE)
+            new = may_leave & free & ~sets[LEAVES, copy]
             if new == 0:
                 continue
             grew = True
             sets[LEAVES, copy] |= new
             weak |= new & ~(sets[HOME, copy] | both_parents | twin_cards(sets[HOME, copy]) | KINGS)
+            if left_in.shape[0] > 0 and copy == 0:
+                note_round(left_in, new, round_)
             if watched_at >= 0 and watched_at // 52 == copy and new & card_bit(watched_at % 52):
-                return False, weak, both_parents
+                return False, weak
             while new:
                 under = below[copy * 52 + trailing_zeros(new)]
                 new &= new - ONE
@@ -357,7 +373,22 @@ def derive(params, sets, below, watched_at, empty, outside, held):
                 else:
                     sets[EXPOSED, under // 52] |= card_bit(under % 52)
         if not grew:
-            return True, weak, both_parents
+            return True, weak
+        round_ += 1
+
+
+@kernel
+def note_events(row, sets, empty):
+    """A row of ``derive``'s ``rounds``: the events of copy 0 so far, and is a column empty."""
+    row[0], row[1], row[2], row[3] = sets[EXPOSED, 0], sets[LEAVES, 0], sets[HOME, 0], empty
+
+
+@kernel
+def note_round(left_in, cards, round_):
+    """``left_in[card] = round_`` for the cards of a card bitset."""
+    while cards:
+        left_in[trailing_zeros(cards)] = min(round_, MAX_ROUNDS)
+        cards &= cards - ONE
 
 
 @kernel
