@@ -50,14 +50,15 @@ that x leaves: nothing before it used that event. If in that round x meets the c
 (it goes home, its twin is home, or both its parents are exposable), D_x derives the same
 event, and from then on the two derivations have the same rules: both reach D's fixpoint,
 which leaves no card off the foundations. So only a pair whose twins both left D by one
-parent alone (``weak`` below) can be flagged, and for those, D_x need only run until x leaves
+parent alone (``weak`` below) can be flagged, and for those, D_x starts from D's events at the
+start of that round (``derive`` notes them round by round) and need only run until x leaves
 (``watched`` = x): once it does, D_x is D's fixpoint again.
 
 Cards in the stock are treated as free: they may be exposed, leave and go home whenever
 needed. Starting from the events true now, derive events by these conditions until nothing
 changes (the derivation is a least fixpoint: the order in which events are derived does not
-change which ones are). By induction on the time each event of a winning line happens, every one of them
-is derived; a win sends every card home, so a card whose home is not derived proves the
+change which ones are). By induction on the time each event of a winning line happens, every
+one of them is derived; a win sends every card home, so a card whose home is not derived proves the
 position lost.
 
 Unlike a test that looks only at the cards beneath which everything is face down, this one
