@@ -196,7 +196,7 @@ def twins_hopeless(state, params):
     outside = outside_cards(state, params)
     sets = np.empty_like(start)
     rounds = np.empty((MAX_ROUNDS, ROUND_FIELDS), dtype=np.uint64)
-    left_in = np.empty(52, dtype=np.int16)
+    left_in = np.empty(52, dtype=np.int8)
     lost, weak = derive(params, restart(sets, start), below, -1, empty, outside, rounds, left_in)
     if lost:
         return True
@@ -308,9 +308,9 @@ def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     ``may_turn_hopeless``). ``later_twin``: the place of a card assumed to leave only after
     its twin (see ``twins_hopeless``)."""
     sets, below, watched_at, empty = read_table(state, params, watched, later_twin)
-    unnoted = np.empty((0, ROUND_FIELDS), dtype=np.uint64)
     outside = outside_cards(state, params)
-    return derive(params, sets, below, watched_at, empty, outside, unnoted, np.empty(0, dtype=np.int16))[0]
+    # no record of the rounds: empty views of arrays already made, so this hot path allocates nothing more
+    return derive(params, sets, below, watched_at, empty, outside, sets[:0], below[:0])[0]
 
 
 @kernel
@@ -329,12 +329,7 @@ def derive(params, sets, below, watched_at, empty, outside, rounds, left_in):
     round_ = 0
     while True:
         if round_ < rounds.shape[0]:
-            rounds[round_, 0], rounds[round_, 1], rounds[round_, 2] = (
-                sets[EXPOSED, 0],
-                sets[LEAVES, 0],
-                sets[HOME, 0],
-            )
-            rounds[round_, 3] = empty
+            note_events(rounds[round_], sets, empty)
         ever_home = sets[HOME, 0] | sets[HOME, 1] | on_foundations | in_stock
         successors = ACES | ((ever_home << ONE) & ~ACES)  # an Ace, or the card below is home
         grew, all_home = False, True

@@ -3,7 +3,7 @@
 from dataclasses import asdict, dataclass
 
 from solver.errors import YukonError
-from solver.notation import final_position, solution_text
+from solver.notation import replayed_line
 from solver.numbering import deal_board
 from solver.player.policies import make_policy
 from solver.reference import is_won
@@ -40,8 +40,8 @@ def play_deal(
     player = make_policy(policy, **settings)
     board = deal_board(rules.variant, deal, numbering)
     won, moves = player.play(board, rules, seed)
-    line = solution_text(board, moves, rules)
-    if won and not is_won(final_position(board, line.split(), rules)):
+    line, final = replayed_line(board, moves, rules)
+    if won and not is_won(final):
         raise RuntimeError(f"deal {deal}: the {policy} player's winning line is not a win on replay")
     return PlayRecord(
         variant=rules.variant,
