@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from common import command_line, machine_info, now, parse_deals, percentiles, write_json
+from common import parse_deals, percentiles, write_figures
 from tqdm import tqdm
 
 from solver import solve
@@ -259,16 +259,8 @@ def main(argv=None) -> int:
         args
     )
     suffix = "-return" if args.what == "root" and args.foundation_return else ""
-    write_json(
-        args.out or RESULTS / f"h2_{args.what}{suffix}.json",
-        {
-            "benchmark": f"bench_h2 {args.what}",
-            "command": command_line(),
-            "date": now(),
-            "machine": machine_info(),
-            "seconds": time.perf_counter() - started,
-            **figures,
-        },
+    write_figures(
+        args.out or RESULTS / f"h2_{args.what}{suffix}.json", f"bench_h2 {args.what}", figures, started
     )
     print(json.dumps({key: value for key, value in figures.items() if key != "flagged"}, indent=2))
     unsound = figures.get("unsound") or (args.what == "lines" and figures["flagged"])

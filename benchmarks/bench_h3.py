@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from common import command_line, machine_info, now, parse_deals, percentiles, write_json
+from common import parse_deals, percentiles, write_figures
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver import solve
@@ -223,17 +223,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
     figures = {"sample": sample, "lines": lines}[args.what](args)
-    write_json(
-        args.out or RESULTS / f"h3_{args.what}.json",
-        {
-            "benchmark": f"bench_h3 {args.what}",
-            "command": command_line(),
-            "date": now(),
-            "machine": machine_info(),
-            "seconds": time.perf_counter() - started,
-            **figures,
-        },
-    )
+    write_figures(args.out or RESULTS / f"h3_{args.what}.json", f"bench_h3 {args.what}", figures, started)
     print(json.dumps({key: value for key, value in figures.items() if key != "rows"}, indent=2))
     return 1 if figures.get("flagged") else 0
 

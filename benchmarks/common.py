@@ -132,3 +132,10 @@ def write_json(path: str | Path, data: dict, kind: Format = BENCHMARK) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     replace_file(path, json.dumps(stamped(data, kind), indent=2) + "\n")
+
+
+def write_figures(path: str | Path, benchmark: str, figures: dict, started: float) -> None:
+    """A benchmark's figures with what produced them: the command, the date, the machine and the
+    wall seconds since ``started`` (``time.perf_counter``)."""
+    header = {"benchmark": benchmark, "command": command_line(), "date": now(), "machine": machine_info()}
+    write_json(path, {**header, "seconds": time.perf_counter() - started, **figures})
