@@ -106,6 +106,22 @@ def test_store_files(tmp_path_factory, data):
             assert snapshot(directory) == before
 
 
+def test_a_schema_that_is_not_utf8_is_refused(yukon_store, tmp_path):
+    """A damaged byte in a column type of the results table's schema text (found by the fuzz
+    test below) makes SQLite fail to decode its table description: one line and status 2 for each
+    command, and the file is left as it was."""
+    data = bytearray(yukon_store.read_bytes())
+    data[data.index(b"INTEGER", data.index(b"CREATE TABLE results"))] = 0x80
+    path = tmp_path / "r.db"
+    path.write_bytes(bytes(data))
+    before = snapshot(tmp_path)
+    for args in (("stats", str(path)), ("export", str(path)), ("solve", "2", "--out", str(path))):
+        result = run(*args)
+        assert result.exit_code == 2 and "corrupt" in result.output, result.output
+        assert_clean(result, allowed=(2,))
+        assert snapshot(tmp_path) == before
+
+
 @FUZZ
 @given(damage=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=8))
 def test_damaged_stores(yukon_store, tmp_path_factory, damage):

@@ -50,7 +50,7 @@ def transaction(connection: sqlite3.Connection, path: Path) -> Iterator[None]:
 
 def describe(error: sqlite3.Error) -> str:
     text = error_line(error)
-    if "not a database" in text or "malformed" in text:
+    if "not a database" in text or "malformed" in text or "decode to UTF-8" in text:
         return f"{text} (the file is corrupt or not a results store)"
     return text
 

@@ -129,7 +129,8 @@ def check_values(connection: sqlite3.Connection, path: Path) -> None:
     """Refuse a hand-edited store whose values do not fit their columns (a text deal
     number, a blob solution, an infinite number of seconds), naming the first such row and
     column."""
-    present = stored_columns(connection)
+    with translated(path, "cannot read"):
+        present = stored_columns(connection)
     for item in (item for item in FIELDS if item.name in present):
         with translated(path, "cannot read"):
             row = connection.execute(
