@@ -215,6 +215,31 @@ def test_an_uncovered_position_is_not_called_dead():
     assert not nogoods.known_dead(packed.state, packed.params, tables)
 
 
+def remember_empty_tables(tables, count):
+    """Store ``count`` tables that cover no position (an empty pair set)."""
+    tables[h2.H2_REACH][:] = 0
+    for _ in range(count):
+        nogoods.remember_dead(tables)
+
+
+@pytest.mark.parametrize("used", [True, False])
+def test_the_ring_keeps_the_tables_that_prove_positions_dead(used):
+    """PySolFC 355's dead root table, stored first, is at the back of a full ring; when it proves
+    a position dead it moves to the front and outlives the next table stored, which otherwise
+    takes its slot."""
+    rules = Rules("yukon")
+    root = deal_board("yukon", 355, "pysol")
+    tables = tables_for(root, rules)
+    assert kernel_dead(tables, root, rules)
+    nogoods.remember_dead(tables)
+    remember_empty_tables(tables, h2.RING_SIZE - 1)
+    follower = pack(list(playout(root, rules, random.Random(3), 12))[-1], rules)
+    if used:
+        assert nogoods.known_dead(follower.state, follower.params, tables)
+    remember_empty_tables(tables, 1)
+    assert nogoods.known_dead(follower.state, follower.params, tables) == used
+
+
 SWITCHES = {
     "root": moves.H2,
     "search": moves.H2 | moves.H2_SEARCH,

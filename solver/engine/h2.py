@@ -66,6 +66,7 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     compatible[w]           scratch: the facts an applied action's added facts pair with
     header[HEADER_...]      sizes and counters (see below)
     ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
+    ring_order[i]           the ring's slots, the most recently useful first (``nogoods``)
 """
 
 import numpy as np
@@ -92,7 +93,7 @@ MAX_ACTIONS = 1024
 MAX_COLUMNS = 8
 BASE = 52  # the base of column i is "card" BASE + i
 NO_FACT = -1
-RING_SIZE = 16
+RING_SIZE = 64  # remembered dead tables (``nogoods``: why 64)
 
 # rows of ``facts`` after the 52 ``on`` rows
 FACT_CLEAR, FACT_UP, FACT_HOME, FACT_NOTHOME, FACT_ROWS = 52, 53, 54, 55, 56
@@ -104,12 +105,12 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 # the tables tuple
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
-H2_TABLE_COUNT = 12
+H2_RING_ORDER = 12
+H2_TABLE_COUNT = 13
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
-HEADER_RING_FILL, HEADER_RING_NEXT, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = range(5, 10)
-HEADER_SIZE = 10
+HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON, HEADER_SIZE = range(5, 10)
 
 
 def make_tables() -> tuple[np.ndarray, ...]:
@@ -127,6 +128,7 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_HEADER] = np.zeros(HEADER_SIZE, dtype=np.int64)
     tables[H2_RING] = np.zeros((RING_SIZE, MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_RING_FACTS] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
+    tables[H2_RING_ORDER] = np.arange(RING_SIZE, dtype=np.int64)
     return tuple(tables)
 
 
