@@ -19,8 +19,8 @@ Which tables are kept: ``ring_order`` lists the slots most recently useful first
 to the front when it is stored and each time it proves a position dead). Tables are tried in
 that order and a new one takes the slot of the least recently useful. A table that proved
 something dead tends to go on doing so in the same region of the search, so it stays, where a
-first-in first-out ring dropped it once 16 newer tables were stored. Any set of dead tables is sound;
-the order and the size only decide what the check finds and costs. Against 16 tables first-in
+first-in first-out ring dropped it once 16 newer tables were stored. Any set of dead tables is
+sound; the order and the size only decide what the check finds and costs. Against 16 tables first-in
 first-out (benchmarks/README.md, "The remembered dead tables, kept by use", where the size was
 chosen): never more positions on the hard list and four more KPat deals at 40 M positions; KPat
 3000028 lost in 10.0 M positions and 19.7 CPU s instead of 19.3 M and 35.8 s, 9000085 7.6 M and
@@ -58,8 +58,7 @@ def remember_dead(tables):
     header = tables[H2_HEADER]
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
     order = tables[H2_RING_ORDER]
-    fill = header[HEADER_RING_FILL]
-    at = fill if fill < RING_SIZE else RING_SIZE - 1
+    at = min(header[HEADER_RING_FILL], RING_SIZE - 1)  # order[:fill] are the stored slots
     slot = order[at]
     to_front(order, at)
     reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
