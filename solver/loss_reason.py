@@ -15,7 +15,8 @@ the first to happen.
 A reason is given only when the kernel's own test flags the position: ``prune.hopeless``
 (then the chain above), or the pairwise test ``engine.h2`` (whose argument runs over pairs
 of facts and has no such chain: the reason names the cards whose *home* fact its kernel
-table finds unreachable), or HOPELESS's case split on twins (named, not told). For a loss
+table finds unreachable, or two cards whose home facts it finds never reachable together), or
+HOPELESS's case split on twins (named, not told). For a loss
 proved by searching the whole game tree, the reason says so and how many positions that
 tree had.
 """
@@ -23,8 +24,6 @@ tree had.
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-import numpy as np
 
 from solver.board import Board
 from solver.cards import KING, card_rank, card_suit, card_text, is_red, make_card
@@ -311,9 +310,10 @@ def others_lost(derivation: Derivation, lost: list[Place], first: Place) -> str:
     return f"nor can {', '.join(also[:MAX_NAMED])} and {len(also) - MAX_NAMED} more cards"
 
 
-def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int]]:
-    """Does the kernel's HOPELESS test flag ``board``, and which cards' home facts does the
-    kernel's pairwise table find unreachable (none where the test does not run)?"""
+def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int], tuple[int, int] | None]:
+    """Does the kernel's HOPELESS test flag ``board``; which cards' home facts does the kernel's
+    pairwise table find unreachable (none where the test does not run); and, where it flags the
+    board with every home fact reachable alone, two cards that it finds never home together?"""
     packed = pack(board, rules)
     hopeless = bool(prune.hopeless(packed.state, packed.params))
     tables = getattr(THREAD_TABLES, "tables", None)
@@ -321,10 +321,19 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int]]:
         tables = THREAD_TABLES.tables = h2.make_tables()
     h2.build_tables(packed.state, packed.params, tables)
     if not tables[h2.H2_HEADER][h2.HEADER_FACTS] or not h2.h2_dead(packed.state, packed.params, tables):
-        return hopeless, []
-    reach = tables[h2.H2_REACH]
-    unreachable = [card for card in range(52) if not reach[card, card // 64] >> np.uint64(card % 64) & 1]
-    return hopeless, unreachable
+        return hopeless, [], None
+    home_rows = [int(row) for row in tables[h2.H2_REACH][:52, 0]]  # home(c) is fact c, in word 0
+    unreachable = [card for card in range(52) if not home_rows[card] >> card & 1]
+    apart = next(
+        (
+            (card, other)
+            for card in range(52)
+            for other in range(card + 1, 52)
+            if not home_rows[card] >> other & 1
+        ),
+        None,
+    )
+    return hopeless, unreachable, None if unreachable else apart
 
 
 def twin_split_flags(board: Board, rules: Rules) -> bool:
@@ -336,7 +345,7 @@ def twin_split_flags(board: Board, rules: Rules) -> bool:
 def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
     """Why ``board``, proved lost by a search of ``nodes`` positions, is lost: a chain a
     person can check when the dead-end tests flag it as it stands, else the search's size."""
-    hopeless, unreachable = kernel_flags(board, rules)
+    hopeless, unreachable, apart = kernel_flags(board, rules)
     if hopeless:
         told = hopeless_reason(board, rules)
         if told is not None:
@@ -347,6 +356,13 @@ def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
             f"The pairwise dead-end test shows that {cards} can never go home, so the game cannot "
             "be won; its argument runs over pairs of facts (which cards can lie where at the same "
             "time), so no single chain of cards shows it."
+        )
+    if apart:
+        cards = " and ".join(card_text(card) for card in apart)
+        return (
+            f"The pairwise dead-end test shows that {cards} can each go home but never both, so the "
+            "game cannot be won; its argument runs over pairs of facts (which cards can lie where at "
+            "the same time), so no single chain of cards shows it."
         )
     if twin_split_flags(board, rules):
         return (

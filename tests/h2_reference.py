@@ -133,6 +133,11 @@ def pair_table(root: Board, board: Board, rules: Rules) -> set[frozenset]:
     }
 
 
-def dead(root: Board, board: Board, rules: Rules) -> bool:
-    reached = pair_table(root, board, rules)
-    return any(frozenset([("home", card)]) not in reached for card in range(52))
+def lacks_home_pair(reached: set[frozenset]) -> bool:
+    """Does a pair table lack a pair of home facts (one card's home alone included)? A won
+    position holds every card home at once."""
+    return any(
+        frozenset([("home", card), ("home", other)]) not in reached
+        for card in range(52)
+        for other in range(card, 52)
+    )

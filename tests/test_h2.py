@@ -111,11 +111,25 @@ def test_the_kernel_pair_table_is_the_plain_python_one(rules):
         tables = tables_for(root, rules)
         dead = kernel_dead(tables, board, rules)
         expected = h2_reference.pair_table(root, board, rules)
-        assert dead == any(frozenset([("home", card)]) not in expected for card in range(52)), board.to_text()
+        assert dead == h2_reference.lacks_home_pair(expected), board.to_text()
         seen[dead] += 1
         if dead:
             assert kernel_pairs(tables, rules.column_count) == expected, board.to_text()
     assert seen[True] > 0 and seen[False] > 0, seen
+
+
+def test_two_home_facts_never_reached_together_flag_a_deal():
+    """h^2's goal test asks for every pair of home facts, not only each one alone: at the opening
+    of PySolFC 706 every card's home is reachable, but two never together. The kernel flags it,
+    its table is the plain-Python one, and the search without the pairwise tests proves it lost."""
+    rules, board = Rules("yukon"), deal_board("yukon", 706, "pysol")
+    tables = tables_for(board, rules)
+    expected = h2_reference.pair_table(board, board, rules)
+    assert kernel_dead(tables, board, rules) and kernel_pairs(tables, rules.column_count) == expected
+    assert all(frozenset([("home", card)]) in expected for card in range(52))
+    assert h2_reference.lacks_home_pair(expected)
+    without = checked_solve(board, rules, WITHOUT_PAIRS, Limits(max_nodes=2_000_000, time_limit=None))
+    assert without.status == UNSOLVABLE
 
 
 @one_deck

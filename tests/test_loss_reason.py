@@ -27,7 +27,7 @@ from solver.store import Store
 
 RULE_SETS = [Rules("yukon"), Rules("yukon", True), Rules("russian"), Rules("russian", True)]
 # PySolFC Yukon deals lost at the root: 67 and 151 by HOPELESS, 355 by the pairwise test only.
-LOST_BY_HOPELESS, LOST_BY_PAIRS = (67, 151), 355
+LOST_BY_HOPELESS, LOST_BY_PAIRS, LOST_BY_HOME_PAIR = (67, 151), 355, 706
 
 
 def positions(rules: Rules, deals: range, seed: int = 0):
@@ -46,7 +46,7 @@ def never_home_cards(board: Board, rules: Rules) -> set[int]:
 def test_the_derivation_flags_what_the_kernel_flags(rules):
     flagged = 0
     for board in positions(rules, range(1, 21)):
-        hopeless, unreachable = kernel_flags(board, rules)
+        hopeless, unreachable, _apart = kernel_flags(board, rules)
         lost = never_home_cards(board, rules)
         assert bool(lost) == hopeless
         if lost and unreachable:
@@ -83,7 +83,7 @@ def test_a_dead_deal_has_a_reason_to_check_on_the_table(deal):
     board, rules = deal_board("yukon", deal), Rules("yukon")
     reason = loss_reason(board, rules, 0)
     first = re.match(r"(\w\w) can never go home", reason).group(1)
-    hopeless, unreachable = kernel_flags(board, rules)
+    hopeless, unreachable, _apart = kernel_flags(board, rules)
     assert hopeless and parse_card(first) in unreachable
     assert parse_card(first) in never_home_cards(board, rules)
     assert checked_steps(board, rules, reason) >= 5
@@ -102,17 +102,27 @@ def test_every_reason_on_random_positions_checks_out():
 
 def test_a_deal_the_pairwise_test_decides_names_its_unreachable_cards():
     board, rules = deal_board("yukon", LOST_BY_PAIRS), Rules("yukon")
-    hopeless, unreachable = kernel_flags(board, rules)
+    hopeless, unreachable, _apart = kernel_flags(board, rules)
     reason = loss_reason(board, rules, 2000)
     assert not hopeless and unreachable
     assert reason.startswith("The pairwise dead-end test shows that ")
     assert all(card_text(card) in reason for card in unreachable)
 
 
+def test_a_deal_two_homes_decide_names_both_cards():
+    """PySolFC 706: the pairwise table reaches every card's home alone, but two never together."""
+    board, rules = deal_board("yukon", LOST_BY_HOME_PAIR), Rules("yukon")
+    hopeless, unreachable, apart = kernel_flags(board, rules)
+    reason = loss_reason(board, rules, 0)
+    assert not hopeless and not unreachable and apart
+    assert reason.startswith("The pairwise dead-end test shows that ") and "never both" in reason
+    assert all(card_text(card) in reason for card in apart)
+
+
 def test_a_deal_the_twin_split_decides_is_named_so():
     """PySolFC Yukon 2104: only the case split on twins flags its opening."""
     board, rules = deal_board("yukon", 2104), Rules("yukon")
-    assert kernel_flags(board, rules) == (False, []) and twin_split_flags(board, rules)
+    assert kernel_flags(board, rules) == (False, [], None) and twin_split_flags(board, rules)
     assert loss_reason(board, rules, 0).startswith("The dead-end test shows it by a case split on twins")
 
 
@@ -120,7 +130,7 @@ def test_a_loss_proved_by_search_says_how_large_the_tree_was():
     """Russian deal 15 is lost (in 750 positions), but neither test flags its opening."""
     board, rules = deal_board("russian", 15), Rules("russian")
     result = solve_position(board, rules, Limits(time_limit=None))
-    assert result.status == UNSOLVABLE and kernel_flags(board, rules) == (False, [])
+    assert result.status == UNSOLVABLE and kernel_flags(board, rules) == (False, [], None)
     assert not twin_split_flags(board, rules)
     assert result.loss_reason == (
         f"The whole game tree was searched: {result.nodes:,} positions, none of them a win "

@@ -39,16 +39,19 @@ together in some state a plan reaches: start from the pairs of s; an action whos
 preconditions are pairwise in the set makes each pair of its added facts reachable, and
 each added fact p with every fact q that it does not delete and that is paired in the set
 with every one of its preconditions. By induction on the plan's length every pair of every
-reached state is in the set. (3) A win puts every card home. So a card whose home(c) is not
-in the set (as the pair {home(c), home(c)}) can never go home, and the position is lost.
+reached state is in the set. (3) A win puts every card home: in the won state every two home
+facts are true together. So a position whose set lacks a pair {home(c), home(d)} (c = d
+included: a card that can never go home) is lost. The pairs with c != d are what h^2's goal test
+asks beyond the single facts: two cards that can each go home, but never both (on KPat 9000085
+the search then needs 2.5 M positions instead of 7.6 M; benchmarks/README.md, "Goal pairs").
 Russian uses the same encoding with a card's one same-suit parent; Milligan (two decks, a
 stock) is not encoded: the test never runs there.
 
 The computation: pair rows are bitsets of uint64 words (``reach[p]`` has bit q when {p, q}
 is reachable; kept symmetric), and the fixpoint runs in sweeps over the actions, each looked at
 again only when the row of one of its preconditions grew since it was last looked at. It stops
-as soon as every home fact is reachable (the position is alive). A full table of a dead position
-is what ``nogoods`` remembers.
+as soon as every pair of home facts is reachable (the position is alive). A full table of a dead
+position is what ``nogoods`` remembers.
 
 Array layouts (``make_tables``; ``tables[H2_...]``):
 
@@ -93,6 +96,7 @@ MAX_ACTIONS = 1024
 MAX_COLUMNS = 8
 BASE = 52  # the base of column i is "card" BASE + i
 NO_FACT = -1
+EVERY_HOME = np.uint64((1 << 52) - 1)  # the home facts' bits: home(c) is fact c
 RING_SIZE = 64  # remembered dead tables (``nogoods``: why 64)
 
 # rows of ``facts`` after the 52 ``on`` rows
@@ -403,8 +407,18 @@ def stale(tables, action):
 
 
 @kernel
+def every_home_pair(reach):
+    """Is every pair of home facts reachable (home(c) is fact c: they all lie in word 0)?"""
+    for card in range(52):
+        if reach[card, 0] & EVERY_HOME != EVERY_HOME:
+            return False
+    return True
+
+
+@kernel
 def h2_dead(state, params, tables):
-    """Is the position at ``state`` lost by the pairwise test (some card's home unreachable)?
+    """Is the position at ``state`` lost by the pairwise test (two home facts, or one, never
+    reachable together)?
     False whenever the tables do not apply. The full pair table of a dead position is left
     in ``reach`` (see ``nogoods``).
 
@@ -423,17 +437,15 @@ def h2_dead(state, params, tables):
     reach[:fact_count, :words] = 0
     grew_at[:fact_count] = 0
     checked_at[:action_count] = -1
-    homes = 0
     for w in range(words):
         known = mask[w]
         while known:
             fact = w * 64 + trailing_zeros(known)
             known &= known - np.uint64(1)
             copy_words(reach[fact], mask, words)
-            homes += fact < 52
     tick = 0
     changed = True
-    while changed and homes < 52:
+    while changed and not every_home_pair(reach):
         changed = False
         for action in range(action_count):
             if not stale(tables, action):
@@ -444,11 +456,8 @@ def h2_dead(state, params, tables):
             tick += 1
             checked_at[action] = tick
             for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
-                fact = tables[H2_ACTIONS][action, ADD + i]
-                if fact < 52 and not has_bit(reach[fact], fact):
-                    homes += 1
-                changed |= add_pairs(tables, fact, words, tick)
-    if homes == 52:
+                changed |= add_pairs(tables, tables[H2_ACTIONS][action, ADD + i], words, tick)
+    if every_home_pair(reach):
         return False
     header[HEADER_DEAD] += 1
     return True

@@ -9,8 +9,8 @@ every pair of its facts lies in one remembered R_s, whatever its arrangement:
 h^2's table is the least set of pairs that contains the position's own pairs and is closed
 under the action rule, and that rule is monotone (a larger set makes more actions applicable
 and pairs more facts with what they add). R_s is closed under the rule and, by the test,
-holds every pair of t, so t's least closed set lies inside R_s. R_s lacks the pair {home(c),
-home(c)} for some card c, so t's table lacks it too, and t is dead by the argument of ``h2``.
+holds every pair of t, so t's least closed set lies inside R_s. R_s lacks a pair of home facts
+{home(c), home(d)}, so t's table lacks it too, and t is dead by the argument of ``h2``.
 
 The check costs one pass over t's facts per remembered table (its rows ANDed with t's fact
 set); it runs before the full test, which it spares where it succeeds.
