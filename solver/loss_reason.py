@@ -342,6 +342,15 @@ def twin_split_flags(board: Board, rules: Rules) -> bool:
     return bool(prune.twins_hopeless(packed.state, packed.params))
 
 
+def pairwise_reason(finding: str) -> str:
+    """The reason for a position the pairwise test flags, given what it finds about home facts."""
+    return (
+        f"The pairwise dead-end test shows that {finding}, so the game cannot be won; its argument "
+        "runs over pairs of facts (which cards can lie where at the same time), so no single chain "
+        "of cards shows it."
+    )
+
+
 def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
     """Why ``board``, proved lost by a search of ``nodes`` positions, is lost: a chain a
     person can check when the dead-end tests flag it as it stands, else the search's size."""
@@ -351,18 +360,10 @@ def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
         if told is not None:
             return told
     if unreachable:
-        cards = ", ".join(card_text(card) for card in unreachable)
-        return (
-            f"The pairwise dead-end test shows that {cards} can never go home, so the game cannot "
-            "be won; its argument runs over pairs of facts (which cards can lie where at the same "
-            "time), so no single chain of cards shows it."
-        )
+        return pairwise_reason(", ".join(card_text(card) for card in unreachable) + " can never go home")
     if apart:
-        cards = " and ".join(card_text(card) for card in apart)
-        return (
-            f"The pairwise dead-end test shows that {cards} can each go home but never both, so the "
-            "game cannot be won; its argument runs over pairs of facts (which cards can lie where at "
-            "the same time), so no single chain of cards shows it."
+        return pairwise_reason(
+            " and ".join(card_text(card) for card in apart) + " can each go home but never both"
         )
     if twin_split_flags(board, rules):
         return (
