@@ -9,12 +9,13 @@ that no position on a winning line is flagged, and what it decides at the root o
 
 ``cost`` times calls inside one numba loop (no Python call in the figure) on positions from
 random playouts of hard PySolFC deals, strict and with foundation return, split by verdict.
-``lines`` replays every catalogue line (strict, and the same line with foundation return,
-where it is legal too) and tests every position on it: any flagged position is a soundness
-bug, and the script exits 1. ``root`` tests the opening of each deal (and lists the deals
-the twin rule's case split, ``prune.twins_hopeless``, flags and the pairwise test does not)
-and counts the result against ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a
-flagged solved deal is a soundness bug (exit 1). ``compare`` solves each deal with the
+``lines`` replays every one-deck catalogue line (under its own rules, and a strict line with
+foundation return too, where it is legal as well) and tests every position on it: any
+flagged position is a soundness bug, and the script exits 1. ``root`` tests the opening of
+each deal (and lists the deals the twin rule's case split, ``prune.twins_hopeless``, flags
+and the pairwise test does not) and counts the result against
+``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
+soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test, at a node budget: a deal solved
 one way and proved lost the other is a soundness bug (exit 1). ``search`` solves each deal
 with the switches named (``off``: no pairwise test; ``root``: on the root only; ``search``: also
@@ -107,11 +108,12 @@ def lines(args) -> dict:
     counts = {}
     flagged = []
     tables = h2.make_tables()
-    paths = sorted(CATALOGUE.glob("*-*.json"))
+    paths = sorted(path for path in CATALOGUE.glob("*-*.json") if not path.name.startswith("milligan"))
     for path in paths:
         entries = json.loads(path.read_text())["entries"]
         for entry in tqdm(entries, desc=path.stem, file=sys.stderr):
-            for foundation_return in (False, True):
+            # a strict line is legal with foundation return too
+            for foundation_return in sorted({entry["foundation_return"], True}):
                 rules = Rules(entry["variant"], foundation_return)
                 root = read_board(entry["board"], rules)
                 packed_root = pack(root, rules)
