@@ -324,16 +324,15 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int], tuple[int
         return hopeless, [], None
     home_rows = [int(row) for row in tables[h2.H2_REACH][:52, 0]]  # home(c) is fact c, in word 0
     unreachable = [card for card in range(52) if not home_rows[card] >> card & 1]
+    if unreachable:
+        return hopeless, unreachable, None
     apart = next(
-        (
-            (card, other)
-            for card in range(52)
-            for other in range(card + 1, 52)
-            if not home_rows[card] >> other & 1
-        ),
-        None,
+        (card, other)
+        for card in range(52)
+        for other in range(card + 1, 52)
+        if not home_rows[card] >> other & 1
     )
-    return hopeless, unreachable, None if unreachable else apart
+    return hopeless, [], apart
 
 
 def twin_split_flags(board: Board, rules: Rules) -> bool:
