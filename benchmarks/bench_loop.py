@@ -32,7 +32,7 @@ SWITCHES = {  # the options each row switches off
     "no SAFE_FOUNDATION": moves.SAFE_FOUNDATION,
     "no KINGS_KEEP_PACKETS": moves.KINGS_KEEP_PACKETS,
     "no pairwise tests": moves.EVERY_PAIR_TEST,
-    "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS,
+    "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS | moves.WIDE_NOGOODS,
     "no tests of costly positions": 0,  # solver.solve.COSTLY_AFTER 0
 }
 

@@ -37,7 +37,7 @@ def solved_deals(out: Path) -> set[int]:
 
 
 def solve_range(variant: str, first: int, last: int, max_nodes: int, without_pairs: bool, out: Path) -> None:
-    pairs = sum(getattr(moves, name, 0) for name in ("H2", "H2_SEARCH", "NOGOODS"))
+    pairs = sum(getattr(moves, name, 0) for name in ("H2", "H2_SEARCH", "NOGOODS", "WIDE_NOGOODS"))
     options = moves.ALL_REDUCTIONS & ~pairs if without_pairs else moves.ALL_REDUCTIONS
     limits = Limits(max_nodes=max_nodes, time_limit=None)
     done = solved_deals(out)

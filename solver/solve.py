@@ -65,8 +65,9 @@ def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
 
 
 def dead_end_counters() -> dict[str, int]:
-    """What the pairwise tests did in this thread's last solve: full tests, of them dead, and
-    checks of the remembered dead tables, of them dead."""
+    """What the pairwise tests did in this thread's last solve: full tests, of them dead,
+    checks of the remembered dead tables, of them dead, and the widenings of dead tables
+    tried and kept (``engine.nogoods.widen``)."""
     tables = getattr(_thread_stacks, "dead_ends", None)
     header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
     slots = {
@@ -74,6 +75,8 @@ def dead_end_counters() -> dict[str, int]:
         "dead": h2.HEADER_DEAD,
         "nogood_checks": h2.HEADER_NOGOOD_CALLS,
         "nogood_dead": h2.HEADER_NOGOOD_DEAD,
+        "widen_tries": h2.HEADER_WIDEN_TRIES,
+        "widen_kept": h2.HEADER_WIDEN_KEPT,
     }
     return {name: int(header[slot]) for name, slot in slots.items()}
 

@@ -86,22 +86,22 @@ def position_facts(board: Board, rules: Rules) -> set:
     return facts
 
 
-def pair_table(root: Board, board: Board, rules: Rules) -> set[frozenset]:
-    """Every fact pair (a one-fact set for a single fact) h^2 calls reachable from ``board``,
-    in the encoding of the deal whose root is ``root``: rounds over every action until none
-    adds a pair. Rows are Python-int bitsets over the facts' numbers (row p has bit q when
-    {p, q} is reachable)."""
+def pair_table(root: Board, board: Board, rules: Rules, start_facts: set | None = None) -> set[frozenset]:
+    """Every fact pair (a one-fact set for a single fact) h^2 calls reachable from ``board``
+    (or from ``start_facts``: any set of facts, all true together at the start), in the
+    encoding of the deal whose root is ``root``: rounds over every action until none adds a
+    pair. Rows are Python-int bitsets over the facts' numbers (row p has bit q when {p, q} is
+    reachable)."""
     listed = actions(root, rules)
-    names = sorted(
-        {fact for action in listed for part in action for fact in part} | position_facts(board, rules),
-        key=repr,
-    )
+    if start_facts is None:
+        start_facts = position_facts(board, rules)
+    names = sorted({fact for action in listed for part in action for fact in part} | start_facts, key=repr)
     number = {fact: index for index, fact in enumerate(names)}
 
     def bits(facts) -> int:
         return sum(1 << number[fact] for fact in facts)
 
-    start = bits(position_facts(board, rules))
+    start = bits(start_facts)
     rows = [start if start >> index & 1 else 0 for index in range(len(names))]
     coded = [
         ([number[p] for p in pre], bits(pre), [number[p] for p in add], bits(add), bits(delete))

@@ -70,6 +70,8 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     header[HEADER_...]      sizes and counters (see below)
     ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
     ring_order[i]           the ring's slots, the most recently useful first (``nogoods``)
+    before[p, w]            scratch: the pair table before ``nogoods.widen`` tries a wider start
+    wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
 """
 
 import numpy as np
@@ -109,12 +111,14 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 # the tables tuple
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
-H2_RING_ORDER = 12
-H2_TABLE_COUNT = 13
+H2_RING_ORDER, H2_BEFORE, H2_WIDE_START = 12, 13, 14
+H2_TABLE_COUNT = 15
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
-HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON, HEADER_SIZE = range(5, 10)
+HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = range(5, 9)
+# the last tick of the fixpoint (``close``), and ``nogoods.widen``'s counters
+HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT, HEADER_SIZE = range(9, 13)
 
 
 def make_tables() -> tuple[np.ndarray, ...]:
@@ -133,6 +137,8 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_RING] = np.zeros((RING_SIZE, MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_RING_FACTS] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
     tables[H2_RING_ORDER] = np.arange(RING_SIZE, dtype=np.int64)
+    tables[H2_BEFORE] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
+    tables[H2_WIDE_START] = np.zeros(WORDS, dtype=np.uint64)
     return tuple(tables)
 
 
@@ -443,7 +449,20 @@ def h2_dead(state, params, tables):
             fact = w * 64 + trailing_zeros(known)
             known &= known - np.uint64(1)
             copy_words(reach[fact], mask, words)
-    tick = 0
+    header[HEADER_TICK] = close(tables, words, action_count, 0)
+    if every_home_pair(reach):
+        return False
+    header[HEADER_DEAD] += 1
+    return True
+
+
+@kernel
+def close(tables, words, action_count, tick):
+    """Run the fixpoint from the pairs in ``reach`` until nothing grows or every pair of home
+    facts is reachable; return the last tick. Rows grown since an action was last looked at
+    must carry a later tick (``grew_at``) than its ``checked_at``: only those actions are
+    looked at again. Ends with a closed table unless every pair of homes was reached first."""
+    reach, checked_at = tables[H2_REACH], tables[H2_CHECKED_AT]
     changed = True
     while changed and not every_home_pair(reach):
         changed = False
@@ -457,7 +476,4 @@ def h2_dead(state, params, tables):
             checked_at[action] = tick
             for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
                 changed |= add_pairs(tables, tables[H2_ACTIONS][action, ADD + i], words, tick)
-    if every_home_pair(reach):
-        return False
-    header[HEADER_DEAD] += 1
-    return True
+    return tick

@@ -51,8 +51,10 @@ H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability
     card's home unreachable gets no moves; H2_SEARCH: nor does a position inside the search
     where the test runs (``search.pairs_due``: below positions whose subtrees proved costly);
     NOGOODS (see ``nogoods``): nor does any position whose
-    fact pairs all lie in the pair table of a position the test proved dead. The test runs
-    only once the solve found the deal not easy (``solver.solve``).
+    fact pairs all lie in the pair table of a position the test proved dead; WIDE_NOGOODS
+    (``nogoods.widen``): the table is first closed again from a wider start, the dead
+    position's facts plus every fact of each card its dead end does not depend on. The test
+    runs only once the solve found the deal not easy (``solver.solve``).
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
     column. A packet lying on a free King K is not moved onto the other King K' of K's
     colour when K' is free and bare, unless K could go to its foundation next.
@@ -113,12 +115,12 @@ TURNED = 1 << 25
 
 # options bits: which reductions are on
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
-H2, H2_SEARCH, NOGOODS = 64, 128, 1 << 15
+H2, H2_SEARCH, NOGOODS, WIDE_NOGOODS = 64, 128, 1 << 15, 1 << 17
 TWIN_SPLIT = 1 << 16
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
 # its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
-EVERY_PAIR_TEST = H2 | H2_SEARCH | NOGOODS
+EVERY_PAIR_TEST = H2 | H2_SEARCH | NOGOODS | WIDE_NOGOODS
 ALL_REDUCTIONS = (
     SAFE_FOUNDATION
     | WHOLE_COLUMN_TO_EMPTY

@@ -12,6 +12,21 @@ and pairs more facts with what they add). R_s is closed under the rule and, by t
 holds every pair of t, so t's least closed set lies inside R_s. R_s lacks a pair of home facts
 {home(c), home(d)}, so t's table lacks it too, and t is dead by the argument of ``h2``.
 
+The argument asks only two things of a remembered table: that it be closed under the rule and
+that it lack a pair of home facts. It does not ask that it be the table of s. WIDE_NOGOODS
+(``widen``) uses this: before a dead table is stored, it is closed again from a wider start,
+s's facts plus every fact that mentions one card (on(card, _), on(_, card), clear(card),
+up(card), home(card), nothome(card); for a column's base, on(_, base) and clear(base)), for
+each card and base in turn; a wider start is kept whenever its table still lacks a pair of
+home facts, and given up (the table put back) otherwise. Each kept table is the least closed
+set of its start (``close`` from a table that already lies inside it), so it is a sound
+nogood, and it holds every pair of the narrower one, so it covers every position the narrower
+one covers and more: positions that differ from s in where the cards that s's dead end does
+not depend on lie, whether they are face up, or whether they went home. The widening costs
+one fixpoint per card and base, and runs only when the full test proved a position dead.
+On KPat 3000028 the search then needs 1.4 M positions instead of 7.4 M (benchmarks/README.md,
+"Widened dead tables").
+
 The check costs one pass over t's facts per remembered table (its rows ANDed with t's fact
 set); it runs before the full test, which it spares where it succeeds.
 
@@ -31,19 +46,37 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.h2 import (
+    BASE,
+    FACT_CLEAR,
+    FACT_HOME,
+    FACT_NOTHOME,
+    FACT_UP,
+    H2_BEFORE,
+    H2_FACTS,
+    H2_GREW_AT,
     H2_HEADER,
     H2_POSITION_MASK,
     H2_REACH,
     H2_RING,
     H2_RING_FACTS,
     H2_RING_ORDER,
+    H2_WIDE_START,
+    HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_NOGOOD_CALLS,
     HEADER_NOGOOD_DEAD,
     HEADER_RING_FILL,
+    HEADER_TICK,
+    HEADER_WIDEN_KEPT,
+    HEADER_WIDEN_TRIES,
     HEADER_WORDS,
+    MAX_COLUMNS,
+    NO_FACT,
     RING_SIZE,
+    WORDS,
+    close,
     copy_words,
+    every_home_pair,
     has_bit,
     position_facts,
     set_bit,
@@ -52,9 +85,12 @@ from solver.engine.jit import kernel
 
 
 @kernel
-def remember_dead(tables):
-    """Copy the pair table of the position just proved dead into the ring, in the slot of the
-    least recently useful table once the ring is full, and put it first in the order."""
+def remember_dead(tables, wide):
+    """Copy the pair table of the position just proved dead (``wide``: widened first, see
+    ``widen``) into the ring, in the slot of the least recently useful table once the ring is
+    full, and put it first in the order."""
+    if wide:
+        widen(tables)
     header = tables[H2_HEADER]
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
     order = tables[H2_RING_ORDER]
@@ -119,3 +155,84 @@ def to_front(order, at):
     for i in range(at, 0, -1):
         order[i] = order[i - 1]
     order[0] = slot
+
+
+ENTITIES = BASE + MAX_COLUMNS  # what ``widen`` frees in turn: the 52 cards, then the bases
+
+
+@kernel
+def widen(tables):
+    """Widen the dead table in ``reach`` (closed from the position's facts, which
+    ``position_mask`` holds): for each card and column base in turn, close it from the start so
+    far plus every fact that mentions it, and keep that start while the table stays dead. The
+    start the table is closed from is left in ``wide_start``."""
+    header = tables[H2_HEADER]
+    words = header[HEADER_WORDS]
+    start = tables[H2_WIDE_START]
+    wider = np.zeros(WORDS, dtype=np.uint64)
+    copy_words(start, tables[H2_POSITION_MASK], words)
+    for entity in range(ENTITIES):
+        copy_words(wider, start, words)
+        mention_facts(tables, entity, wider)
+        if differs(wider, start, words) and still_dead(tables, wider, words):
+            copy_words(start, wider, words)
+
+
+@kernel
+def mention_facts(tables, entity, facts_set):
+    """Add to ``facts_set`` every fact that mentions ``entity`` (a card, or BASE + column)."""
+    facts = tables[H2_FACTS]
+    for card in range(52):
+        mention(facts_set, facts[card, entity])
+    mention(facts_set, facts[FACT_CLEAR, entity])
+    if entity < BASE:
+        for below in range(ENTITIES):
+            mention(facts_set, facts[entity, below])
+        for row in (FACT_UP, FACT_HOME, FACT_NOTHOME):
+            mention(facts_set, facts[row, entity])
+
+
+@kernel
+def mention(facts_set, fact):
+    """Set ``fact`` unless it is NO_FACT."""
+    if fact != NO_FACT:
+        set_bit(facts_set, fact)
+
+
+@kernel
+def differs(first, second, words):
+    """Do two bitsets differ in their first ``words`` words?"""
+    for w in range(words):
+        if first[w] != second[w]:
+            return True
+    return False
+
+
+@kernel
+def still_dead(tables, start, words):
+    """Add every pair of ``start`` to the closed dead table in ``reach`` and close it again (the
+    least closed set of ``start``, as ``reach`` lies inside it); keep it if it still lacks a pair
+    of home facts, else put the table back. Returns whether it was kept."""
+    header = tables[H2_HEADER]
+    fact_count = header[HEADER_FACTS]
+    reach, before, grew_at = tables[H2_REACH], tables[H2_BEFORE], tables[H2_GREW_AT]
+    for fact in range(fact_count):
+        copy_words(before[fact], reach[fact], words)
+    tick = header[HEADER_TICK] + 1  # later than every action's last look
+    for w in range(words):
+        known = start[w]
+        while known:
+            fact = w * 64 + trailing_zeros(known)
+            known &= known - np.uint64(1)
+            for v in range(words):
+                if start[v] & ~reach[fact, v]:
+                    reach[fact, v] |= start[v]
+                    grew_at[fact] = tick
+    header[HEADER_TICK] = close(tables, words, header[HEADER_ACTIONS], tick)
+    header[HEADER_WIDEN_TRIES] += 1
+    if every_home_pair(reach):
+        for fact in range(fact_count):
+            copy_words(reach[fact], before[fact], words)
+        return False
+    header[HEADER_WIDEN_KEPT] += 1
+    return True

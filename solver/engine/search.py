@@ -17,7 +17,8 @@ depth at which a position was expanded, and a position reached again no shorter 
 Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``prune``) is
 tested at the root and after every move that may have made a position hopeless (with
 TWIN_SPLIT, its case split on twins with it: ``pins_dead``); the
-remembered dead tables (``nogoods``, when on) at every new position; the full pairwise test
+remembered dead tables (``nogoods``, when on; widened before they are stored with WIDE_NOGOODS)
+at every new position; the full pairwise test
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
 whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
 once the solve has let the pairwise tests run
@@ -74,6 +75,7 @@ from solver.engine.moves import (
     KEEP_BUILDS,
     NOGOODS,
     TWIN_SPLIT,
+    WIDE_NOGOODS,
     generate_moves,
 )
 from solver.engine.nogoods import known_dead, remember_dead
@@ -165,7 +167,7 @@ def pairs_dead(state, params, control, dead_ends, due):
     if not due or not h2_dead(state, params, dead_ends):
         return False
     if use_nogoods:
-        remember_dead(dead_ends)
+        remember_dead(dead_ends, (control[CONTROL_OPTIONS] & WIDE_NOGOODS) != 0)
     return True
 
 
