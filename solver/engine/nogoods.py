@@ -100,13 +100,19 @@ def remember_dead(tables, wide):
     to_front(order, at)
     reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
     ring = tables[H2_RING][slot]
-    for fact in range(fact_count):
-        copy_words(ring[fact], reach[fact], words)
+    copy_table(ring, reach, fact_count, words)
     reachable[:] = 0
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
             set_bit(reachable, fact)
     header[HEADER_RING_FILL] = min(header[HEADER_RING_FILL] + 1, RING_SIZE)
+
+
+@kernel
+def copy_table(target, source, fact_count, words):
+    """Copy the first ``fact_count`` rows of pair table ``source`` into ``target``."""
+    for fact in range(fact_count):
+        copy_words(target[fact], source[fact], words)
 
 
 @kernel
@@ -244,8 +250,7 @@ def still_dead(tables, start, words):
     header = tables[H2_HEADER]
     fact_count = header[HEADER_FACTS]
     reach, before, grew_at = tables[H2_REACH], tables[H2_BEFORE], tables[H2_GREW_AT]
-    for fact in range(fact_count):
-        copy_words(before[fact], reach[fact], words)
+    copy_table(before, reach, fact_count, words)
     tick = header[HEADER_TICK] + 1  # later than every action's last look
     for w in range(words):
         known = start[w]
@@ -259,8 +264,7 @@ def still_dead(tables, start, words):
     header[HEADER_TICK] = close(tables, words, header[HEADER_ACTIONS], tick)
     header[HEADER_WIDEN_TRIES] += 1
     if every_home_pair(reach):
-        for fact in range(fact_count):
-            copy_words(reach[fact], before[fact], words)
+        copy_table(reach, before, fact_count, words)
         return False
     header[HEADER_WIDEN_KEPT] += 1
     return True
