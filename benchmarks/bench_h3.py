@@ -1,18 +1,20 @@
-"""Would a test over triples of facts (h^3) pay inside the search? A research measurement, not an
-engine feature: the kernel below is the plain h^m recursion for m = 3 over ``solver/engine/h2.py``'s
-encoding (facts, actions, the argument of its docstring with sets of at most three facts instead
-of pairs), kept here because measured inside the search it cost far more than it saved
-(benchmarks/README.md, "The hard tail": the search with it on costly positions is the patch
-``results/h3_search.patch`` on top of f38384a).
+"""The test over triples of facts (h^3, ``solver/engine/h3.py``): where it flags what pairs do not,
+what a call costs, and that it never flags a position of a winning line. The engine runs it on
+the root of a deal that proved hard (benchmarks/README.md, "Triples at the root"); inside the
+search, on costly positions, it cost far more than it saved (the patch
+``results/h3_search.patch`` on top of f38384a, with the kernel of that time).
 
+    python benchmarks/bench_h3.py roots --numbering kpat --deals 3000105,9000098
     python benchmarks/bench_h3.py sample --numbering kpat --deals 9000156,5000064 --samples 30
     python benchmarks/bench_h3.py lines --every 100
 
-``sample`` runs the full search of lost deals and, every ``--every`` positions, tests the position
-the search stands on (every one of them is lost) with the pairwise test and, where that says
-alive, with triples: how many each flags, and what a call of triples costs. ``lines`` tests every
-position of every ``--every``-th strict one-deck catalogue line: a flagged one is a soundness bug
-(exit 1). Writes ``benchmarks/results/h3_<what>.json``.
+``roots`` tests each deal's opening position with the pairwise test and with triples (strict
+rules, or ``--foundation-return``) and times the call of triples. ``sample`` runs the full
+search of lost deals and, every ``--every`` positions, tests the position the search stands on
+(every one of them is lost) with the pairwise test and, where that says alive, with triples:
+how many each flags, and what a call of triples costs. ``lines`` tests every position of every
+``--every``-th one-deck catalogue line: a flagged one is a soundness bug (exit 1). Writes
+``benchmarks/results/h3_<what>.json``.
 """
 
 import argparse
@@ -21,33 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-import numba
-import numpy as np
 from common import parse_deals, percentiles, write_figures
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver import solve
 from solver.board import read_board
-from solver.engine import h2, layout, moves, search
-from solver.engine.h2 import (
-    ADD,
-    ADD_COUNT,
-    H2_ACTIONS,
-    H2_HEADER,
-    H2_MASKS,
-    H2_POSITION_MASK,
-    HEADER_ACTIONS,
-    HEADER_FACTS,
-    HEADER_WORDS,
-    MASK_ADD,
-    MASK_DELETE,
-    MASK_PRE,
-    PRE,
-    PRE_COUNT,
-    has_bit,
-    position_facts,
-    set_bit,
-)
+from solver.engine import h2, h3, layout, moves, search
 from solver.notation import replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
 from solver.packing import pack
@@ -58,100 +38,8 @@ RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
 
 
-@numba.njit(cache=True)
-def set_triple(triples, a, b, c):
-    """Put {a, b, c} in the family (every order); was it new?"""
-    if has_bit(triples[a, b], c):
-        return False
-    set_bit(triples[a, b], c)
-    set_bit(triples[b, a], c)
-    set_bit(triples[a, c], b)
-    set_bit(triples[c, a], b)
-    set_bit(triples[b, c], a)
-    set_bit(triples[c, b], a)
-    return True
-
-
-@numba.njit(cache=True)
-def homes_reached(triples):
-    count = 0
-    for card in range(52):
-        count += has_bit(triples[card, card], card)
-    return count
-
-
-@numba.njit(cache=True)
-def h3_dead(state, params, tables, triples, partners, second):
-    """Is some card's {home(c)} outside the position's h^3 family? (``triples[p, q]``: bit r
-    when {p, q, r} is in it; smaller sets are stored with a fact repeated.)"""
-    header = tables[H2_HEADER]
-    fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
-    if fact_count == 0 or not position_facts(state, params, tables):
-        return False
-    mask, actions, masks = tables[H2_POSITION_MASK], tables[H2_ACTIONS], tables[H2_MASKS]
-    triples[:fact_count, :fact_count, :words] = 0
-    for p in range(fact_count):
-        for q in range(fact_count):
-            if has_bit(mask, p) and has_bit(mask, q):
-                triples[p, q, :words] = mask[:words]
-    grew = True
-    while grew and homes_reached(triples) < 52:
-        grew = False
-        for a in range(action_count):
-            pre_count, add_count = actions[a, PRE_COUNT], actions[a, ADD_COUNT]
-            applicable = True
-            for w in range(words):
-                partners[w] = ~(masks[a, MASK_ADD, w] | masks[a, MASK_DELETE, w])
-            for i in range(pre_count):
-                for j in range(pre_count):
-                    row = triples[actions[a, PRE + i], actions[a, PRE + j]]
-                    for w in range(words):
-                        applicable &= row[w] & masks[a, MASK_PRE, w] == masks[a, MASK_PRE, w]
-                        partners[w] &= row[w]
-            if not applicable:
-                continue
-            for i in range(add_count):  # (1) sets within the added facts
-                for j in range(add_count):
-                    for k in range(add_count):
-                        grew |= set_triple(
-                            triples, actions[a, ADD + i], actions[a, ADD + j], actions[a, ADD + k]
-                        )
-            for w in range(words):
-                bits = partners[w]
-                while bits:
-                    q = w * 64 + trailing_zeros(bits)
-                    bits &= bits - np.uint64(1)
-                    if q >= fact_count:
-                        break
-                    for i in range(add_count):  # (2) one partner q with one or two added facts
-                        for j in range(add_count):
-                            grew |= set_triple(triples, actions[a, ADD + i], actions[a, ADD + j], q)
-                    for v in range(words):  # (3) partners q, r with one added fact
-                        second[v] = partners[v] & triples[q, q, v]
-                    for i in range(pre_count):
-                        for v in range(words):
-                            second[v] &= triples[q, actions[a, PRE + i], v]
-                    for i in range(add_count):
-                        p = actions[a, ADD + i]
-                        for v in range(words):
-                            new = second[v] & ~triples[p, q, v]
-                            while new:
-                                r = v * 64 + trailing_zeros(new)
-                                new &= new - np.uint64(1)
-                                grew |= set_triple(triples, p, q, r)
-    return homes_reached(triples) < 52
-
-
-def scratch():
-    return (
-        np.zeros((h2.MAX_FACTS, h2.MAX_FACTS, h2.WORDS), dtype=np.uint64),
-        np.zeros(h2.WORDS, dtype=np.uint64),
-        np.zeros(h2.WORDS, dtype=np.uint64),
-    )
-
-
 def sample(args) -> dict:
-    rules, rows, work = Rules("yukon"), [], scratch()
+    rules, rows = Rules("yukon"), []
     solve.warm_up()
     for deal in parse_deals(args.deals):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
@@ -170,7 +58,7 @@ def sample(args) -> dict:
                 counts["pairs"] += 1
                 continue
             started = time.process_time()
-            dead = h3_dead(state, packed.params, tables, *work)
+            dead = h3.h3_dead(state, packed.params, tables)
             milliseconds.append((time.process_time() - started) * 1000)
             counts["triples_only" if dead else "neither"] += 1
         rows.append(
@@ -180,11 +68,28 @@ def sample(args) -> dict:
     return {"every": args.every, "samples": args.samples, "rows": rows}
 
 
+def roots(args) -> dict:
+    rules, rows = Rules("yukon", args.foundation_return), []
+    tables = h2.make_tables()
+    for deal in parse_deals(args.deals):
+        packed = pack(deal_board("yukon", deal, args.numbering), rules)
+        h2.build_tables(packed.state, packed.params, tables)
+        pairs = bool(h2.h2_dead(packed.state, packed.params, tables))
+        started = time.process_time()
+        triples = bool(h3.h3_dead(packed.state, packed.params, tables))
+        rows.append(
+            {"deal": deal, "pairs": pairs, "triples": triples, "ms": (time.process_time() - started) * 1000}
+        )
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    flagged = [row["deal"] for row in rows if row["triples"]]
+    return {"rules": rules.label(), "numbering": args.numbering, "flagged": flagged, "rows": rows}
+
+
 def lines(args) -> dict:
-    checked, flagged, work = 0, [], scratch()
+    checked, flagged = 0, []
     tables = h2.make_tables()
     for path in sorted(CATALOGUE.glob("*-*.json")):
-        if path.name.startswith("milligan") or "return" in path.name:
+        if path.name.startswith("milligan"):
             continue
         for entry in json.loads(path.read_text())["entries"][:: args.every]:
             rules = Rules(entry["variant"], entry["foundation_return"])
@@ -194,7 +99,7 @@ def lines(args) -> dict:
             steps = replay_tokens(root, entry["solution"].split(), rules)
             for board in [root, *(after for _token, _move, after in steps)]:
                 checked += 1
-                if h3_dead(pack(board, rules).state, packed_root.params, tables, *work):
+                if h3.h3_dead(pack(board, rules).state, packed_root.params, tables):
                     flagged.append({"rules": rules.label(), "deal": entry["deal"], "board": board.to_text()})
     return {"every": args.every, "positions": checked, "flagged": flagged}
 
@@ -203,9 +108,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("what", choices=("sample", "lines"))
-    parser.add_argument("--deals", default="9000156,5000064,3000028,1000051", help="sample: lost deals")
-    parser.add_argument("--numbering", choices=NUMBERINGS, default="kpat", help="sample: deal numbering")
+    parser.add_argument("what", choices=("roots", "sample", "lines"))
+    parser.add_argument("--deals", default="9000156,5000064,3000028,1000051", help="roots, sample: deals")
+    parser.add_argument(
+        "--numbering", choices=NUMBERINGS, default="kpat", help="roots, sample: deal numbering"
+    )
+    parser.add_argument("--foundation-return", action="store_true", help="roots: with foundation return")
     parser.add_argument("--samples", type=int, default=30, help="sample: positions tested a deal")
     parser.add_argument(
         "--every",
@@ -222,10 +130,10 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
-    figures = {"sample": sample, "lines": lines}[args.what](args)
+    figures = {"roots": roots, "sample": sample, "lines": lines}[args.what](args)
     write_figures(args.out or RESULTS / f"h3_{args.what}.json", f"bench_h3 {args.what}", figures, started)
     print(json.dumps({key: value for key, value in figures.items() if key != "rows"}, indent=2))
-    return 1 if figures.get("flagged") else 0
+    return 1 if args.what == "lines" and figures["flagged"] else 0
 
 
 if __name__ == "__main__":

@@ -17,9 +17,11 @@ under each configuration of ``--configs``:
     twins      before + TWIN_SPLIT
     costly     before + the tests of costly positions
     narrow     both (the solver's defaults before the dead tables were widened)
-    default    narrow + WIDE_NOGOODS (the solver's defaults)
+    wide       narrow + WIDE_NOGOODS (the solver's defaults before the root was tested over
+               triples)
+    default    wide + TRIPLES (the solver's defaults)
 
-    (before, twins and costly leave WIDE_NOGOODS off too)
+    (before, twins and costly leave WIDE_NOGOODS and TRIPLES off too)
 
 Run against an older checkout (``PYTHONPATH=OLD python benchmarks/bench_hard.py run --configs
 default``) it measures that checkout's defaults: what neither switch nor constant exists there is
@@ -46,12 +48,14 @@ from solver.rules import Rules
 HARD = "91,137,173,192,274,454,531,644,681,823,988,k20002,k5000010,k5000064,k5000096"
 TWIN_SPLIT = getattr(moves, "TWIN_SPLIT", 0)
 WIDE_NOGOODS = getattr(moves, "WIDE_NOGOODS", 0)
-NARROW = moves.ALL_REDUCTIONS & ~WIDE_NOGOODS
+TRIPLES = getattr(moves, "TRIPLES", 0)
+NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES)
 CONFIGS = {  # name: (options, costly positions tested)
     "before": (NARROW & ~TWIN_SPLIT, False),
     "twins": (NARROW, False),
     "costly": (NARROW & ~TWIN_SPLIT, True),
     "narrow": (NARROW, True),
+    "wide": (NARROW | WIDE_NOGOODS, True),
     "default": (moves.ALL_REDUCTIONS, True),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)

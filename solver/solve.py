@@ -11,7 +11,7 @@ import numpy as np
 from solver import reference
 from solver.board import Board, check_board
 from solver.cards import KING, make_card
-from solver.engine import h2, jit, layout, moves, search, shortcut, table
+from solver.engine import h2, h3, jit, layout, moves, search, shortcut, table
 from solver.interrupts import StopFlag
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
@@ -27,6 +27,10 @@ MAX_DEPTH = 1 << 18
 BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
+# Positions the solve searches without a verdict before the test over triples runs on the root
+# (``engine.h3``): about 0.7 s of search, some three times a call on a root, so a deal it does
+# not decide pays at most about a quarter more (benchmarks/README.md, "Triples at the root").
+ROOT_TRIPLES_AFTER = 500_000
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).
@@ -66,8 +70,9 @@ def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
 
 def dead_end_counters() -> dict[str, int]:
     """What the pairwise tests did in this thread's last solve: full tests, of them dead,
-    checks of the remembered dead tables, of them dead, and the widenings of dead tables
-    tried and kept (``engine.nogoods.widen``)."""
+    checks of the remembered dead tables, of them dead, the widenings of dead tables tried and
+    kept (``engine.nogoods.widen``), and whether the test over triples ran on the root and
+    proved it dead (``engine.h3``)."""
     tables = getattr(_thread_stacks, "dead_ends", None)
     header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
     slots = {
@@ -77,6 +82,8 @@ def dead_end_counters() -> dict[str, int]:
         "nogood_dead": h2.HEADER_NOGOOD_DEAD,
         "widen_tries": h2.HEADER_WIDEN_TRIES,
         "widen_kept": h2.HEADER_WIDEN_KEPT,
+        "root_triples": h2.HEADER_ROOT_TRIPLES,
+        "root_triples_dead": h2.HEADER_ROOT_DEAD,
     }
     return {name: int(header[slot]) for name, slot in slots.items()}
 
@@ -275,6 +282,7 @@ def warm_up() -> None:
         packed = pack(one_card_left, Rules())
         decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
+        root_triples_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)
         loss_reason(one_card_left, Rules(), 0)  # its kernels, called from Python on lost deals
         if compiling:
             jit.mark_cache_complete()
@@ -357,14 +365,23 @@ def run_testing_root(
     searched: Search, root: Packed, budget: Budget, node_cap: float, options: int
 ) -> tuple[Search, int]:
     """Run ``searched`` up to ``node_cap`` nodes; when the solve passes ROOT_PAIRS_AFTER nodes
-    without a verdict, first let the pairwise tests run (``root_dead``): a root they prove
+    without a verdict, first let the pairwise tests run (``root_dead``), and when it passes
+    ROOT_TRIPLES_AFTER, test the root over triples (``root_triples_dead``): a root a test proves
     lost returns its proof (a search of the root, exhausted at once) in place of ``searched``."""
     dead_ends = searched.dead_ends
-    if not dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON]:
-        status = searched.run(budget, min(node_cap, max(ROOT_PAIRS_AFTER - budget.nodes, 0)))
-        if settled(searched, status, budget) or budget.nodes < ROOT_PAIRS_AFTER:
+    header = dead_ends[h2.H2_HEADER]
+    stages = (
+        (ROOT_PAIRS_AFTER, h2.HEADER_PAIRS_ON, root_dead),
+        (ROOT_TRIPLES_AFTER, h2.HEADER_ROOT_TRIPLES, root_triples_dead),
+    )
+    for after, done, root_test in stages:
+        if header[done]:
+            continue
+        own_cap = searched.control[layout.CONTROL_NODES] + max(after - budget.nodes, 0)
+        status = searched.run(budget, min(node_cap, own_cap))
+        if settled(searched, status, budget) or budget.nodes < after:
             return searched, status
-        if root_dead(root, dead_ends, options):
+        if root_test(root, dead_ends, options):
             proof = Search(root, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends)
             return proof, proof.run(budget)
     return searched, searched.run(budget, node_cap)
@@ -385,6 +402,16 @@ def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -
     the positions after it (``engine.search.pairs_due``)."""
     dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
     return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
+
+
+def root_triples_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Does the test over triples (``engine.h3``, when on) prove the root lost? Run once a solve
+    (it records that it ran, and a dead root's keys for the proof's search)."""
+    dead_ends[h2.H2_HEADER][h2.HEADER_ROOT_TRIPLES] = 1
+    p = packed
+    return bool(options & moves.TRIPLES) and bool(
+        h3.test_root(p.state, p.params, p.zobrist, p.column_keys, dead_ends)
+    )
 
 
 def probe_plan(params: np.ndarray, options: int):

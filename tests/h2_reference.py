@@ -141,3 +141,66 @@ def lacks_home_pair(reached: set[frozenset]) -> bool:
         for card in range(52)
         for other in range(card, 52)
     )
+
+
+def triple_family(root: Board, board: Board, rules: Rules) -> set[frozenset]:
+    """Every set of one to three facts h^3 calls reachable from ``board``, by its definition:
+    rounds over every action whose preconditions' small subsets (one to three facts) are all in
+    the family, adding each set X of at most three facts that meets the action's added facts,
+    misses its deleted ones, and whose other facts Y form with the preconditions only small
+    subsets already in the family. ``within[p, q]`` is a Python-int bitset over r, bit r when
+    {p, q, r} is in the family (every order; p = q for pairs, p = q = r for one fact)."""
+    listed = actions(root, rules)
+    start_facts = position_facts(board, rules)
+    names = sorted({fact for action in listed for part in action for fact in part} | start_facts, key=repr)
+    number = {fact: index for index, fact in enumerate(names)}
+    start = [number[fact] for fact in start_facts]
+    within = {}
+    for x in start:
+        for y in start:
+            within[x, y] = sum(1 << z for z in start)
+
+    def row(x, y) -> int:
+        return within.get((x, y), 0)
+
+    def add(facts) -> bool:
+        if row(facts[0], facts[1]) >> facts[2] & 1:
+            return False
+        bits = sum(1 << z for z in set(facts))  # a repeated fact counted once
+        for x in facts:
+            for y in facts:
+                within[x, y] = row(x, y) | bits
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        for pre, added, deleted in listed:
+            pre, added = [number[f] for f in pre], [number[f] for f in added]
+            pre_bits = sum(1 << p for p in pre)
+            if any(row(x, y) & pre_bits != pre_bits for x in pre for y in pre):
+                continue
+            outside = ~sum(1 << number[f] for f in deleted) & ~sum(1 << a for a in added)
+            for x in pre:
+                for y in pre:
+                    outside &= row(x, y)  # every {x, y, q}, {x, q} (x = y) in the family
+            partners = [q for q in range(len(names)) if outside >> q & 1 and row(q, q) >> q & 1]
+            for a in added:
+                for b in added:
+                    for c in added:
+                        changed |= add((a, b, c))
+                    for q in partners:
+                        changed |= add((a, b, q))
+                for q in partners:
+                    with_q = outside & row(q, q)  # r: {q, r} and every {q, r, x} in the family
+                    for x in pre:
+                        with_q &= row(q, x)
+                    for r in partners:
+                        if with_q >> r & 1:
+                            changed |= add((a, q, r))
+    return {
+        frozenset((names[p], names[q], names[r]))
+        for (p, q), bits in within.items()
+        for r in range(len(names))
+        if bits >> r & 1
+    }

@@ -33,7 +33,7 @@ ONE_DECK = [
 ]
 one_deck = pytest.mark.parametrize("rules", ONE_DECK, ids=[rules.label() for rules in ONE_DECK])
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
-WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST
+WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.TRIPLES)
 
 
 def tables_for(root: Board, rules: Rules):

@@ -72,6 +72,8 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     ring_order[i]           the ring's slots, the most recently useful first (``nogoods``)
     before[p, w]            scratch: the pair table before ``nogoods.widen`` tries a wider start
     wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
+    triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it
+    triple_scratch[0|1, w]  ``h3``'s scratch rows
 """
 
 import numpy as np
@@ -111,14 +113,17 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 # the tables tuple
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
-H2_RING_ORDER, H2_BEFORE, H2_WIDE_START = 12, 13, 14
-H2_TABLE_COUNT = 15
+H2_RING_ORDER, H2_BEFORE, H2_WIDE_START, H2_TRIPLES, H2_TRIPLE_SCRATCH = 12, 13, 14, 15, 16
+H2_TABLE_COUNT = 17
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
 HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = range(5, 9)
 # the last tick of the fixpoint (``close``), and ``nogoods.widen``'s counters
-HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT, HEADER_SIZE = range(9, 13)
+HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT = range(9, 12)
+# ``h3`` on the root: 1 once tested; 1 when it proved the root dead, whose two position keys
+# (as int64 bits) follow
+HEADER_ROOT_TRIPLES, HEADER_ROOT_DEAD, HEADER_ROOT_FIRST, HEADER_ROOT_SECOND, HEADER_SIZE = range(12, 17)
 
 
 def make_tables() -> tuple[np.ndarray, ...]:
@@ -139,6 +144,8 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_RING_ORDER] = np.arange(RING_SIZE, dtype=np.int64)
     tables[H2_BEFORE] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_WIDE_START] = np.zeros(WORDS, dtype=np.uint64)
+    tables[H2_TRIPLES] = np.zeros((MAX_FACTS, MAX_FACTS, WORDS), dtype=np.uint64)  # 16 MiB, lazily paged
+    tables[H2_TRIPLE_SCRATCH] = np.zeros((2, WORDS), dtype=np.uint64)
     return tuple(tables)
 
 

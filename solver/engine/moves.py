@@ -55,6 +55,9 @@ H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability
     (``nogoods.widen``): the table is first closed again from a wider start, the dead
     position's facts plus every fact of each card its dead end does not depend on. The test
     runs only once the solve found the deal not easy (``solver.solve``).
+TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) leaves two home
+    facts never true together gets no moves; tested once a deal, after the solve has searched
+    ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict.
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
     column. A packet lying on a free King K is not moved onto the other King K' of K's
     colour when K' is free and bare, unless K could go to its foundation next.
@@ -117,6 +120,7 @@ TURNED = 1 << 25
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS, WIDE_NOGOODS = 64, 128, 1 << 15, 1 << 17
 TWIN_SPLIT = 1 << 16
+TRIPLES = 1 << 18
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
 # its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
@@ -129,6 +133,7 @@ ALL_REDUCTIONS = (
     | KINGS_KEEP_PACKETS
     | TWIN_SPLIT
     | EVERY_PAIR_TEST
+    | TRIPLES
 )
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 

@@ -22,7 +22,9 @@ at every new position; the full pairwise test
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
 whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
 once the solve has let the pairwise tests run
-(``solver.solve.root_dead``). ``dead_ends`` is the tuple of the pairwise test's tables
+(``solver.solve.root_dead``); with TRIPLES, a root the test over triples proved dead
+(``h3``, run once a deal by ``solver.solve.root_triples_dead``) gets no moves. ``dead_ends``
+is the tuple of the pairwise test's tables
 (``h2.make_tables``), built for the root by ``h2.build_tables``. Where a test runs decides
 only what it costs: each one is sound on any position.
 
@@ -32,7 +34,15 @@ The stack and the control block are laid out in ``layout``.
 import numpy as np
 
 from solver.engine.apply import apply_move, undo_move
-from solver.engine.h2 import H2_HEADER, HEADER_FACTS, HEADER_PAIRS_ON, h2_dead
+from solver.engine.h2 import (
+    H2_HEADER,
+    HEADER_FACTS,
+    HEADER_PAIRS_ON,
+    HEADER_ROOT_DEAD,
+    HEADER_ROOT_FIRST,
+    HEADER_ROOT_SECOND,
+    h2_dead,
+)
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -74,6 +84,7 @@ from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
     NOGOODS,
+    TRIPLES,
     TWIN_SPLIT,
     WIDE_NOGOODS,
     generate_moves,
@@ -265,15 +276,32 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
+    proved_dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and triples_proved_dead(dead_ends, first, second)
     if (
-        (control[CONTROL_OPTIONS] & HOPELESS)
-        and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
-    ) or pairs_dead(state, params, control, dead_ends, pairs_on(control, dead_ends, H2)):
+        proved_dead
+        or (
+            (control[CONTROL_OPTIONS] & HOPELESS)
+            and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
+        )
+        or pairs_dead(state, params, control, dead_ends, pairs_on(control, dead_ends, H2))
+    ):
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves, 0, scores)
     next_index[0] = 0
     control[CONTROL_STATUS] = RUNNING
+
+
+@kernel
+def triples_proved_dead(dead_ends, first, second):
+    """Is the position with keys ``first``, ``second`` the root ``h3`` proved dead
+    (``solver.solve.root_triples_dead``)?"""
+    header = dead_ends[H2_HEADER]
+    return (
+        header[HEADER_ROOT_DEAD] != 0
+        and header[HEADER_ROOT_FIRST] == np.int64(first)
+        and header[HEADER_ROOT_SECOND] == np.int64(second)
+    )
 
 
 @kernel

@@ -1,0 +1,214 @@
+"""TRIPLES: the critical-path dead-end test over sets of three facts (h^3), on ``h2``'s encoding,
+run once on the root of a deal that proved hard.
+
+The pairwise test (``h2``) keeps, for every pair of facts, whether some plan may make both true
+together. This test keeps the same for every set of at most three facts, so it sees orders of
+events that pairs cannot (one card must leave before a second turns, while a third waits on
+both), and it flags every position the pairwise test flags and more. A call costs a few hundred
+milliseconds on a root (hundreds of times a pairwise test), so it runs on the root only, once the
+solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict: inside the
+search it cost far more than it saved (benchmarks/README.md, "The hard tail"), while on the roots
+of the hard tail it proves lost at once deals that took tens of millions of positions
+(benchmarks/README.md, "Triples at the root").
+
+Why a flagged position is lost. The facts, actions and the covering of legal moves by actions
+are ``h2``'s (its step (1)). h^3 (Haslum and Geffner, AIPS 2000, h^m for m = 3) computes a family
+of fact sets of at most three facts that contains every such set true together in some state a
+plan reaches: start from the sets of the position's facts; an action whose preconditions' sets
+(every set of at most three of them) are all in the family makes reachable each set X of at
+most three facts that meets its added facts, misses its deleted facts, and whose other facts
+Y = X - add form, with the preconditions, only sets already in the family (every subset of at
+most three facts of Y + pre). By induction on the plan's length, every set of at most three
+facts of every reached state is in the family: the state just reached holds X; the state before
+it held Y and the preconditions, all true together, so their small subsets were in the family.
+A win puts every card home: in the won state every two home facts are true together, so a
+position whose family lacks some {home(c), home(d)} (c = d included) is lost. Russian and
+foundation return use ``h2``'s encoding and its argument for them; Milligan is not encoded (the
+test answers "alive").
+
+The computation: ``triples[p, q]`` is a bitset over r, bit r set when the set {p, q, r} is in
+the family, for every order of its facts and, for a set of one or two facts, every way of
+writing it with a fact repeated (``put``), so ``triples[p, p]`` is p's row of pairs. The
+fixpoint sweeps over all actions until nothing is added or every pair of home facts is in the
+family. For an applicable action a (every ``triples[x, y]`` of preconditions x, y holds every
+precondition) it adds, with A = add(a): (1) every set within A; (2) every set of one or two
+facts of A with a fact q outside A and del(a) such that ``triples[x, y]`` holds q for all
+preconditions x, y (which covers {q, x} and {q} too); (3) every {p, q, r} with p in A and q, r
+such facts, r paired with q and with q and every precondition. The table is ``h2``'s
+``H2_TRIPLES`` (16 MiB, of which a call touches facts x facts rows).
+
+The verdict is kept in ``h2``'s header with the root's two position keys (``HEADER_ROOT_...``),
+and a search started from a position with those keys gives it no moves (``search.search_start``):
+the proof of a root flagged dead is a search of it, exhausted at once.
+"""
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from solver.engine.h2 import (
+    ADD,
+    ADD_COUNT,
+    EVERY_HOME,
+    H2_ACTIONS,
+    H2_HEADER,
+    H2_MASKS,
+    H2_POSITION_MASK,
+    H2_TRIPLE_SCRATCH,
+    H2_TRIPLES,
+    HEADER_ACTIONS,
+    HEADER_FACTS,
+    HEADER_ROOT_DEAD,
+    HEADER_ROOT_FIRST,
+    HEADER_ROOT_SECOND,
+    HEADER_ROOT_TRIPLES,
+    HEADER_WORDS,
+    MASK_ADD,
+    MASK_DELETE,
+    MASK_PRE,
+    PRE,
+    PRE_COUNT,
+    has_bit,
+    position_facts,
+    set_bit,
+)
+from solver.engine.jit import kernel
+from solver.engine.layout import position_keys
+
+
+@kernel
+def put(triples, a, b, c):
+    """Put the set {a, b, c} (a fact may repeat) in the family, in every form; was it new?"""
+    a, b, c = np.int64(a), np.int64(b), np.int64(c)
+    if has_bit(triples[a, b], c):
+        return False
+    for x in (a, b, c):
+        for y in (a, b, c):
+            for z in (a, b, c):
+                set_bit(triples[x, y], z)
+    return True
+
+
+@kernel
+def every_home_pair(triples):
+    """Is every pair of home facts (home(c) is fact c: word 0) in the family?"""
+    for card in range(52):
+        if triples[card, card, 0] & EVERY_HOME != EVERY_HOME:
+            return False
+    return True
+
+
+@kernel
+def fill_position(triples, mask, fact_count, words):
+    """Start the family from every set of the position's facts."""
+    for p in range(fact_count):
+        held = has_bit(mask, p)
+        for q in range(fact_count):
+            keep = held and has_bit(mask, q)
+            for w in range(words):
+                triples[p, q, w] = mask[w] if keep else np.uint64(0)  # (a plain 0 makes it float)
+
+
+@kernel
+def outside_partners(triples, actions, masks, action, words, partners):
+    """Set ``partners`` to the facts q outside the action's added and deleted facts with every
+    {q, x, y} (x, y preconditions) in the family; return whether the action is applicable."""
+    pre_count = actions[action, PRE_COUNT]
+    for i in range(pre_count):
+        for j in range(pre_count):
+            row = triples[actions[action, PRE + i], actions[action, PRE + j]]
+            for w in range(words):
+                if row[w] & masks[action, MASK_PRE, w] != masks[action, MASK_PRE, w]:
+                    return False
+    for w in range(words):
+        partners[w] = ~(masks[action, MASK_ADD, w] | masks[action, MASK_DELETE, w])
+    for i in range(pre_count):
+        for j in range(pre_count):
+            row = triples[actions[action, PRE + i], actions[action, PRE + j]]
+            for w in range(words):
+                partners[w] &= row[w]
+    return True
+
+
+@kernel
+def add_with_partner(triples, actions, action, q, partners, second, words):
+    """Cases (2) and (3) of the module docstring for one partner q; return whether a set was
+    new."""
+    pre_count, add_count = actions[action, PRE_COUNT], actions[action, ADD_COUNT]
+    grew = False
+    for i in range(add_count):
+        for j in range(add_count):
+            grew |= put(triples, actions[action, ADD + i], actions[action, ADD + j], q)
+    for w in range(words):
+        second[w] = partners[w] & triples[q, q, w]
+    for i in range(pre_count):
+        row = triples[q, actions[action, PRE + i]]
+        for w in range(words):
+            second[w] &= row[w]
+    for i in range(add_count):
+        p = actions[action, ADD + i]
+        for w in range(words):
+            new = second[w] & ~triples[p, q, w]
+            while new:
+                r = w * 64 + trailing_zeros(new)
+                new &= new - np.uint64(1)
+                grew |= put(triples, p, q, r)
+    return grew
+
+
+@kernel
+def apply_action(triples, actions, masks, action, fact_count, words, scratch):
+    """Add what an applicable action makes reachable; return whether a set was new."""
+    partners, second = scratch[0], scratch[1]
+    if not outside_partners(triples, actions, masks, action, words, partners):
+        return False
+    add_count = actions[action, ADD_COUNT]
+    grew = False
+    for i in range(add_count):
+        for j in range(add_count):
+            for k in range(add_count):
+                grew |= put(
+                    triples, actions[action, ADD + i], actions[action, ADD + j], actions[action, ADD + k]
+                )
+    for w in range(words):
+        bits = partners[w]
+        while bits:
+            q = w * 64 + trailing_zeros(bits)
+            bits &= bits - np.uint64(1)
+            if q >= fact_count:
+                break
+            grew |= add_with_partner(triples, actions, action, q, partners, second, words)
+    return grew
+
+
+@kernel
+def h3_dead(state, params, tables):
+    """Is the position at ``state`` lost by the test over triples (two home facts, or one, never
+    in the family together)? False whenever ``h2``'s tables do not apply."""
+    header = tables[H2_HEADER]
+    fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
+    if fact_count == 0 or not position_facts(state, params, tables):
+        return False
+    triples, actions, masks = tables[H2_TRIPLES], tables[H2_ACTIONS], tables[H2_MASKS]
+    fill_position(triples, tables[H2_POSITION_MASK], fact_count, words)
+    grew = True
+    while grew and not every_home_pair(triples):
+        grew = False
+        for action in range(action_count):
+            grew |= apply_action(
+                triples, actions, masks, action, fact_count, words, tables[H2_TRIPLE_SCRATCH]
+            )
+    return not every_home_pair(triples)
+
+
+@kernel
+def test_root(state, params, zobrist, column_keys, tables):
+    """Run ``h3_dead`` on the root at ``state`` once (``HEADER_ROOT_TRIPLES``); when it is dead,
+    record that with the root's keys for ``search.search_start``. Returns the verdict."""
+    header = tables[H2_HEADER]
+    header[HEADER_ROOT_TRIPLES] = 1
+    if not h3_dead(state, params, tables):
+        return False
+    first, second = position_keys(state, params, zobrist, column_keys)
+    header[HEADER_ROOT_FIRST], header[HEADER_ROOT_SECOND] = np.int64(first), np.int64(second)
+    header[HEADER_ROOT_DEAD] = 1
+    return True
