@@ -29,7 +29,7 @@ FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
 # Positions the solve searches without a verdict before the test over triples runs on the root
 # (``engine.h3``): about 0.7 s of search, some three times a call on a root, so a deal it does
-# not decide pays at most about a quarter more (benchmarks/README.md, "Triples at the root").
+# not decide pays at most about a third more (benchmarks/README.md, "Triples at the root").
 ROOT_TRIPLES_AFTER = 500_000
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and

@@ -9,9 +9,18 @@ import h2_reference
 import numpy as np
 import pytest
 from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, engine_moves, verdict_positions
-from exhaustive import SOLVED, UNSOLVABLE, TooBig, exhaustive_search
-from hypothesis import event, given, settings
-from test_h2 import catalogue_lines, fact_names, kernel_dead, one_deck, playout_positions, tables_for
+from exhaustive import SOLVED, UNSOLVABLE
+from hypothesis import given, settings
+from test_h2 import (
+    catalogue_lines,
+    check_flagged_positions_are_lost,
+    fact_names,
+    kernel_dead,
+    one_deck,
+    playout_positions,
+    same_verdicts,
+    tables_for,
+)
 
 from solver import solve
 from solver.engine import h2, h3, layout, moves, search
@@ -19,7 +28,7 @@ from solver.engine.apply import apply_move
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.packing import pack
-from solver.result import UNKNOWN, Limits
+from solver.result import Limits
 from solver.rules import Rules
 
 CROSS_CHECKED_CARDS = 9  # the plain-Python family of a larger position takes minutes
@@ -29,6 +38,11 @@ WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.TRIPLES)
 def triples_dead(tables, board, rules) -> bool:
     packed = pack(board, rules)
     return bool(h3.h3_dead(packed.state, packed.params, tables))
+
+
+def root_triples_dead() -> int:
+    """Did the last solve's test over triples prove its root dead (0 or 1)?"""
+    return solve.dead_end_counters()["root_triples_dead"]
 
 
 def kernel_family(tables, columns: int) -> set[frozenset]:
@@ -89,24 +103,7 @@ def test_triples_flag_what_pairs_flag_and_more(rules):
 def test_a_flagged_position_is_lost(rules):
     """Small positions (some lost by construction): whatever the test flags, exhaustive
     search proves lost; and the test flags some."""
-    seen = Counter()
-
-    @settings(max_examples=150, phases=NO_SHRINK, **SETTINGS)
-    @given(verdict_positions(rules))
-    def check(board):
-        if not triples_dead(tables_for(board, rules), board, rules):
-            seen["alive"] += 1
-            return
-        try:
-            verdict = exhaustive_search(board, rules, 5_000)[0]
-        except TooBig:
-            event("too big")
-            return
-        assert verdict == UNSOLVABLE, board.to_text()
-        seen["dead"] += 1
-
-    check()
-    assert seen["dead"] > 0 and seen["alive"] > 0, seen
+    check_flagged_positions_are_lost(rules, triples_dead, 150)
 
 
 def test_no_position_on_a_winning_line_is_flagged():
@@ -130,21 +127,7 @@ def test_search_verdicts_are_the_same_with_and_without_triples(rules, monkeypatc
     every one-deck rule set."""
     monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
     monkeypatch.setattr("solver.solve.ROOT_TRIPLES_AFTER", 0)
-    limits = Limits(max_nodes=100_000, time_limit=None)
-    seen = Counter()
-
-    @settings(max_examples=40, phases=NO_SHRINK, **SETTINGS)
-    @given(verdict_positions(rules))
-    def check(board):
-        without = checked_solve(board, rules, WITHOUT_TESTS, limits)
-        with_triples = checked_solve(board, rules, WITHOUT_TESTS | moves.TRIPLES, limits)
-        if UNKNOWN in (without.status, with_triples.status):
-            event("node limit")
-            return
-        assert with_triples.status == without.status, board.to_text()
-        seen[without.status, solve.dead_end_counters()["root_triples_dead"]] += 1
-
-    check()
+    seen = same_verdicts(rules, WITHOUT_TESTS, WITHOUT_TESTS | moves.TRIPLES, 40, root_triples_dead)
     assert seen[SOLVED, 0] > 0 and seen[UNSOLVABLE, 1] > 0, seen
 
 

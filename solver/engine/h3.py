@@ -7,9 +7,10 @@ events that pairs cannot (one card must leave before a second turns, while a thi
 both), and it flags every position the pairwise test flags and more. A call costs a few hundred
 milliseconds on a root (hundreds of times a pairwise test), so it runs on the root only, once the
 solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict: inside the
-search it cost far more than it saved (benchmarks/README.md, "The hard tail"), while on the roots
-of the hard tail it proves lost at once deals that took tens of millions of positions
-(benchmarks/README.md, "Triples at the root").
+search, on costly positions or on the path of long solves, it cost more than it saved
+(benchmarks/README.md, "`bench_h3.py`" and "Triples on the path"), while on the roots of the hard
+tail it proves lost at once deals that took tens of millions of positions (benchmarks/README.md,
+"Triples at the root").
 
 Why a flagged position is lost. The facts, actions and the covering of legal moves by actions
 are ``h2``'s (its step (1)). h^3 (Haslum and Geffner, AIPS 2000, h^m for m = 3) computes a family
