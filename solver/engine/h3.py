@@ -61,7 +61,6 @@ from solver.engine.h2 import (
     HEADER_ROOT_DEAD,
     HEADER_ROOT_FIRST,
     HEADER_ROOT_SECOND,
-    HEADER_ROOT_TRIPLES,
     HEADER_WORDS,
     MASK_ADD,
     MASK_DELETE,
@@ -203,10 +202,10 @@ def h3_dead(state, params, tables):
 
 @kernel
 def test_root(state, params, zobrist, column_keys, tables):
-    """Run ``h3_dead`` on the root at ``state`` once (``HEADER_ROOT_TRIPLES``); when it is dead,
-    record that with the root's keys for ``search.search_start``. Returns the verdict."""
+    """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
+    for ``search.search_start``. Returns the verdict. (``solver.solve.root_triples_dead`` calls
+    it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
     header = tables[H2_HEADER]
-    header[HEADER_ROOT_TRIPLES] = 1
     if not h3_dead(state, params, tables):
         return False
     first, second = position_keys(state, params, zobrist, column_keys)
