@@ -28,9 +28,9 @@ BUFFERED_MOVES = 1 << 21
 FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
 # Positions the solve searches without a verdict before the test over triples runs on the root
-# (``engine.h3``): about 0.7 s of search, some three times a call on a root, so a deal it does
-# not decide pays at most about a third more (benchmarks/README.md, "Triples at the root").
-ROOT_TRIPLES_AFTER = 500_000
+# (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
+# a deal it does not decide pays about a third more (benchmarks/README.md, "Triples at the root").
+ROOT_TRIPLES_AFTER = 300_000
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).

@@ -480,12 +480,14 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
 def test_widened_dead_tables_spare_positions():
     """PySolFC 192 (lost): with the remembered dead tables widened (``nogoods.widen``) the search
     proves it lost in under a fifth of the positions it needs with the tables as the test leaves
-    them (75 k against 1.1 M when this was written)."""
+    them (75 k against 1.1 M when this was written). The test over triples, which proves 192's
+    root lost, is off in both."""
     board, rules = deal_board("yukon", 192, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=3_000_000, time_limit=None)
-    narrow = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.WIDE_NOGOODS, limits)
+    without_triples = moves.ALL_REDUCTIONS & ~moves.TRIPLES
+    narrow = checked_solve(board, rules, without_triples & ~moves.WIDE_NOGOODS, limits)
     assert solve.dead_end_counters()["widen_tries"] == 0
-    wide = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    wide = checked_solve(board, rules, without_triples, limits)
     assert solve.dead_end_counters()["widen_kept"] > 0
     assert narrow.status == wide.status == UNSOLVABLE
     assert wide.nodes * 5 < narrow.nodes, (wide.nodes, narrow.nodes)

@@ -4,8 +4,8 @@ run once on the root of a deal that proved hard.
 The pairwise test (``h2``) keeps, for every pair of facts, whether some plan may make both true
 together. This test keeps the same for every set of at most three facts, so it sees orders of
 events that pairs cannot (one card must leave before a second turns, while a third waits on
-both), and it flags every position the pairwise test flags and more. A call costs a few hundred
-milliseconds on a root (hundreds of times a pairwise test), so it runs on the root only, once the
+both), and it flags every position the pairwise test flags and more. A call costs about a tenth
+of a second on a root (hundreds of times a pairwise test), so it runs on the root only, once the
 solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict: inside the
 search, on costly positions or on the path of long solves, it cost more than it saved
 (benchmarks/README.md, "`bench_h3.py`" and "Triples on the path"), while on the roots of the hard
@@ -81,6 +81,10 @@ def put(triples, a, b, c):
     a, b, c = np.int64(a), np.int64(b), np.int64(c)
     if has_bit(triples[a, b], c):
         return False
+    if a != b and b != c and a != c:
+        for x, y, z in ((a, b, c), (b, a, c), (a, c, b), (c, a, b), (b, c, a), (c, b, a)):
+            set_bit(triples[x, y], z)
+        return True
     for x in (a, b, c):
         for y in (a, b, c):
             for z in (a, b, c):
@@ -144,14 +148,21 @@ def add_with_partner(triples, actions, action, q, partners, second, words):
         row = triples[q, actions[action, PRE + i]]
         for w in range(words):
             second[w] &= row[w]
+    q = np.int64(q)
     for i in range(add_count):
-        p = actions[action, ADD + i]
+        p = np.int64(actions[action, ADD + i])
         for w in range(words):
             new = second[w] & ~triples[p, q, w]
+            if not new:
+                continue
+            grew = True
+            triples[p, q, w] |= new  # r is neither p (added) nor q ({p, q, q} was put above)
+            triples[q, p, w] |= new
             while new:
-                r = w * 64 + trailing_zeros(new)
+                r = np.int64(w * 64 + trailing_zeros(new))
                 new &= new - np.uint64(1)
-                grew |= put(triples, p, q, r)
+                for x, y, z in ((p, r, q), (r, p, q), (q, r, p), (r, q, p)):
+                    set_bit(triples[x, y], z)
     return grew
 
 
