@@ -138,6 +138,7 @@ def add_with_partner(triples, actions, action, q, partners, second, words):
     """Cases (2) and (3) of the module docstring for one partner q; return whether a set was
     new."""
     pre_count, add_count = actions[action, PRE_COUNT], actions[action, ADD_COUNT]
+    q = np.int64(q)
     grew = False
     for i in range(add_count):
         for j in range(add_count):
@@ -148,7 +149,6 @@ def add_with_partner(triples, actions, action, q, partners, second, words):
         row = triples[q, actions[action, PRE + i]]
         for w in range(words):
             second[w] &= row[w]
-    q = np.int64(q)
     for i in range(add_count):
         p = np.int64(actions[action, ADD + i])
         for w in range(words):
