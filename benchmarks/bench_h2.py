@@ -40,6 +40,7 @@ from tqdm import tqdm
 
 from solver import solve
 from solver.board import read_board
+from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, prune
 from solver.notation import replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
@@ -47,7 +48,7 @@ from solver.packing import pack
 from solver.reference import apply_move, legal_moves
 from solver.result import UNKNOWN, Limits
 from solver.rules import Rules
-from solver.solve import dead_end_counters, solve_position
+from solver.solve import solve_position
 
 RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"

@@ -27,6 +27,7 @@ from common import parse_deals, percentiles, write_figures
 
 from solver import solve
 from solver.board import read_board
+from solver.dead_ends import dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
 from solver.notation import replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
@@ -45,7 +46,7 @@ def sample(args) -> dict:
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
         tables = h2.make_tables()
         h2.build_tables(packed.state, packed.params, tables)
-        dead_ends = solve.dead_end_tables(packed)
+        dead_ends = dead_end_tables(packed)
         dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
         searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30, dead_ends=dead_ends)
         budget = solve.Budget(Limits(time_limit=None))

@@ -19,9 +19,11 @@ under each configuration of ``--configs``:
     narrow     both (the solver's defaults before the dead tables were widened)
     wide       narrow + WIDE_NOGOODS (the solver's defaults before the root was tested over
                triples)
-    default    wide + TRIPLES (the solver's defaults)
+    root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
+               triples)
+    default    root + PATH_TRIPLES (the solver's defaults)
 
-    (before, twins and costly leave WIDE_NOGOODS and TRIPLES off too)
+    (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too)
 
 Run against an older checkout (``PYTHONPATH=OLD python benchmarks/bench_hard.py run --configs
 default``) it measures that checkout's defaults: what neither switch nor constant exists there is
@@ -40,6 +42,7 @@ from pathlib import Path
 from common import parse_deals
 
 from solver import solve
+from solver.dead_ends import dead_end_counters
 from solver.engine import moves
 from solver.numbering import deal_board
 from solver.result import Limits
@@ -49,13 +52,15 @@ HARD = "91,137,173,192,274,454,531,644,681,823,988,k20002,k5000010,k5000064,k500
 TWIN_SPLIT = getattr(moves, "TWIN_SPLIT", 0)
 WIDE_NOGOODS = getattr(moves, "WIDE_NOGOODS", 0)
 TRIPLES = getattr(moves, "TRIPLES", 0)
-NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES)
+PATH_TRIPLES = getattr(moves, "PATH_TRIPLES", 0)
+NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES | PATH_TRIPLES)
 CONFIGS = {  # name: (options, costly positions tested)
     "before": (NARROW & ~TWIN_SPLIT, False),
     "twins": (NARROW, False),
     "costly": (NARROW & ~TWIN_SPLIT, True),
     "narrow": (NARROW, True),
     "wide": (NARROW | WIDE_NOGOODS, True),
+    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True),
     "default": (moves.ALL_REDUCTIONS, True),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
@@ -89,7 +94,7 @@ def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
         "nodes": result.nodes,
         "cpu_seconds": round(time.process_time() - started, 3),
         "max_nodes": max_nodes,
-    } | solve.dead_end_counters()
+    } | dead_end_counters()
 
 
 def run(args) -> int:

@@ -1,7 +1,6 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
 import logging
-import signal
 import threading
 import time
 from functools import lru_cache
@@ -10,9 +9,10 @@ import numpy as np
 
 from solver import reference
 from solver.board import Board, check_board
+from solver.budget import Budget
 from solver.cards import KING, make_card
-from solver.engine import h2, h3, jit, layout, moves, search, shortcut, table
-from solver.interrupts import StopFlag
+from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
+from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
@@ -31,6 +31,14 @@ ROOT_PAIRS_AFTER = 2_000
 # (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
 # a deal it does not decide pays about a third more (benchmarks/README.md, "Triples at the root").
 ROOT_TRIPLES_AFTER = 300_000
+# With the root alive, positions of the path with PATH_TRIPLES_AFTER positions below them get the
+# test over triples too (``Search.test_path_over_triples``), at most one per PATH_TRIPLES_SPACING
+# positions of the solve plus PATH_TRIPLES_CREDIT for each that proved a position dead; the
+# families of dead ones are remembered (``engine.triple_nogoods``). Tuned on KPat 3000105, 1000051
+# and PySolFC 1296, 5724 (benchmarks/README.md, "Remembered families of triples").
+PATH_TRIPLES_AFTER = 100_000
+PATH_TRIPLES_SPACING = 1_000_000
+PATH_TRIPLES_CREDIT = 10
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).
@@ -40,6 +48,11 @@ PAIRS_SPACING = 10_000
 # 700128, 2000173, 2000179 among 1,000 and 3,000 (benchmarks/README.md).
 COSTLY_AFTER = 3_000
 CHUNK_SECONDS = 0.02
+FIRST_CHUNK = 20_000  # positions of a search's first chunk; later ones aim at CHUNK_SECONDS
+# Chunks also end on multiples of this many positions (about 20 ms of search), so the path is
+# tested over triples between chunks (``Search.test_path_over_triples``) at the same positions
+# whatever the machine's speed: the positions a solve searches do not depend on timing.
+CHUNK_ENDS_EVERY = 16_384
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
 
@@ -55,69 +68,6 @@ def search_stack():
     if stack is None:
         stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES)
     return stack
-
-
-def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
-    """The pairwise test's tables (see ``engine.h2``) built for the root ``packed``: this
-    thread's arrays, made once and rebuilt for every solve (the remembered dead tables of
-    ``engine.nogoods`` are forgotten with the deal they belong to)."""
-    tables = getattr(_thread_stacks, "dead_ends", None)
-    if tables is None:
-        tables = _thread_stacks.dead_ends = h2.make_tables()
-    h2.build_tables(packed.state, packed.params, tables)
-    return tables
-
-
-def dead_end_counters() -> dict[str, int]:
-    """What the pairwise tests did in this thread's last solve: full tests, of them dead,
-    checks of the remembered dead tables, of them dead, the widenings of dead tables tried and
-    kept (``engine.nogoods.widen``), and whether the test over triples ran on the root and
-    proved it dead (``engine.h3``)."""
-    tables = getattr(_thread_stacks, "dead_ends", None)
-    header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
-    slots = {
-        "tests": h2.HEADER_CALLS,
-        "dead": h2.HEADER_DEAD,
-        "nogood_checks": h2.HEADER_NOGOOD_CALLS,
-        "nogood_dead": h2.HEADER_NOGOOD_DEAD,
-        "widen_tries": h2.HEADER_WIDEN_TRIES,
-        "widen_kept": h2.HEADER_WIDEN_KEPT,
-        "root_triples": h2.HEADER_ROOT_TRIPLES,
-        "root_triples_dead": h2.HEADER_ROOT_DEAD,
-    }
-    return {name: int(header[slot]) for name, slot in slots.items()}
-
-
-class Budget:
-    """Nodes, time and memory left for one solve; ``spent`` names what ran out."""
-
-    def __init__(self, limits: Limits, on_bound=None):
-        """``on_bound(bound, length)``: told each time ``--minimal`` proves that no line is
-        shorter than ``bound`` moves, the shortest line found so far being ``length`` long."""
-        self.limits = limits
-        self.on_bound = on_bound
-        self.started = time.perf_counter()
-        self.nodes = 0
-        self.spent = None
-        # While searching, Ctrl-C only sets this flag, which the search reads between chunks
-        # (so it stops within a chunk, about CHUNK_SECONDS, with a clean unknown verdict); a
-        # process that ignores SIGINT (a batch worker) keeps ignoring it.
-        self.ctrl_c = StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True)
-
-    @property
-    def interrupted(self) -> bool:
-        return self.ctrl_c.requested
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    def time_left(self) -> float:
-        if self.limits.time_limit is None:
-            return float("inf")
-        return self.limits.time_limit - self.elapsed()
-
-    def nodes_left(self) -> float:
-        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
 
 
 class Search:
@@ -146,6 +96,7 @@ class Search:
             mode, options, limit, self.grow_at(), branch_limit, deal_score, PAIRS_SPACING, COSTLY_AFTER
         )
         self.peak_entries = 0
+        self.path_tested = set()
         p = packed
         search.search_start(
             p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
@@ -179,7 +130,7 @@ class Search:
         """Search until a verdict, the budget runs out, or this search has expanded
         ``node_cap`` nodes; return the engine status."""
         p = self.packed
-        chunk = 20_000
+        chunk = FIRST_CHUNK
         status = self.control[layout.CONTROL_STATUS]
         while status not in (search.SOLVED, search.EXHAUSTED):
             if budget.time_left() <= 0:
@@ -195,6 +146,7 @@ class Search:
             if before_nodes >= node_cap:
                 break
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
+            limit = min(limit, (before_nodes // CHUNK_ENDS_EVERY + 1) * CHUNK_ENDS_EVERY)
             status = search.search_chunk(
                 p.state,
                 p.params,
@@ -210,8 +162,56 @@ class Search:
             chunk = adapt_chunk(chunk, int(self.control[layout.CONTROL_NODES]) - before_nodes, before_time)
             if status == search.GROW:
                 self.grow(budget)
+            if status in (search.PAUSED, search.GROW):
+                self.test_path_over_triples(budget)
         self.peak_entries = max(self.peak_entries, int(self.counters()[table.ENTRY_COUNT]))
         return status
+
+    def test_path_over_triples(self, budget: Budget) -> None:
+        """With PATH_TRIPLES, once the root was tested over triples and found alive: the
+        shallowest position of the path not yet tested whose subtree holds PATH_TRIPLES_AFTER
+        positions gets the test (``engine.search.path_triples_dead``, which leaves it and
+        remembers its family when it is dead), rationed per solve."""
+        control, header = self.control, self.dead_ends[h2.H2_HEADER]
+        if not self.path_tests_allowed(budget):
+            return
+        nodes, depth = int(control[layout.CONTROL_NODES]), int(control[layout.CONTROL_DEPTH])
+        entered = self.stack[layout.STACK_ENTERED]
+        for at in range(1, depth + 1):
+            if nodes - entered[at] < PATH_TRIPLES_AFTER:
+                return
+            if (at, int(entered[at])) not in self.path_tested:
+                self.path_tested.add((at, int(entered[at])))
+                header[h2.HEADER_PATH_TESTS] += 1
+                header[h2.HEADER_PATH_DEAD] += self.path_position_dead(at)
+                return
+
+    def path_position_dead(self, at: int) -> bool:
+        """Test the position at depth ``at`` of the path over triples; a dead one is left."""
+        p = self.packed
+        return bool(
+            search.path_triples_dead(
+                p.state, p.params, p.zobrist, p.column_keys, self.stack, self.control, self.dead_ends, at
+            )
+        )
+
+    def path_tests_allowed(self, budget: Budget) -> bool:
+        """May a position of the path be tested over triples now (the option on, a depth-first
+        search of a deal with tables and strict rules, the root tested, and the ration not used
+        up)? Not with foundation return: there a call costs about twice as much, and on PySolFC
+        1-10,000's 60 s unknowns the tests decided one deal and held a won one (9753) past its
+        60 s (benchmarks/README.md, "Remembered families of triples")."""
+        control, header = self.control, self.dead_ends[h2.H2_HEADER]
+        if (
+            not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES
+            or control[layout.CONTROL_MODE] != search.DFS
+            or self.packed.params[layout.FOUNDATION_RETURN]
+        ):
+            return False
+        if not header[h2.HEADER_ROOT_TRIPLES] or header[h2.HEADER_FACTS] == 0:
+            return False
+        allowed = 1 + budget.nodes // PATH_TRIPLES_SPACING + PATH_TRIPLES_CREDIT * header[h2.HEADER_PATH_DEAD]
+        return header[h2.HEADER_PATH_TESTS] < allowed
 
     def path(self) -> np.ndarray:
         """The engine moves from the root to the current position."""
@@ -283,6 +283,7 @@ def warm_up() -> None:
         decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
         root_triples_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)
+        Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, FIRST_TABLE_SLOTS).path_position_dead(0)
         loss_reason(one_card_left, Rules(), 0)  # its kernels, called from Python on lost deals
         if compiling:
             jit.mark_cache_complete()
@@ -391,26 +392,6 @@ def settled(probe: Search, status: int, budget: Budget) -> bool:
     """Has the probe decided the deal (a win, or an exhaustive search), or the budget run out?"""
     return (
         status == search.SOLVED or (status == search.EXHAUSTED and not probe.truncated) or bool(budget.spent)
-    )
-
-
-def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
-    """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
-    Called once the solve has searched ROOT_PAIRS_AFTER positions without a verdict, so
-    easy deals never pay for a test; every search started after it tests its root (the
-    proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
-    the positions after it (``engine.search.pairs_due``)."""
-    dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
-    return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
-
-
-def root_triples_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
-    """Does the test over triples (``engine.h3``, when on) prove the root lost? Run once a solve
-    (it records that it ran, and a dead root's keys for the proof's search)."""
-    dead_ends[h2.H2_HEADER][h2.HEADER_ROOT_TRIPLES] = 1
-    p = packed
-    return bool(options & moves.TRIPLES) and bool(
-        h3.test_root(p.state, p.params, p.zobrist, p.column_keys, dead_ends)
     )
 
 

@@ -19,6 +19,7 @@ from strategies import dealt_board, playout
 
 from solver import solve
 from solver.board import Board, read_board
+from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, nogoods
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
@@ -33,7 +34,7 @@ ONE_DECK = [
 ]
 one_deck = pytest.mark.parametrize("rules", ONE_DECK, ids=[rules.label() for rules in ONE_DECK])
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
-WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.TRIPLES)
+WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST)
 
 
 def tables_for(root: Board, rules: Rules):
@@ -445,7 +446,7 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
             moves.ALL_REDUCTIONS,
             Limits(max_nodes=300_000),
         )
-        tested[deal] = solve.dead_end_counters()["tests"]
+        tested[deal] = dead_end_counters()["tests"]
     assert tested[1] == 0 and tested[395] > 1
     result = checked_solve(
         deal_board("yukon", 355, "pysol"), Rules("yukon"), moves.ALL_REDUCTIONS, Limits(max_nodes=300_000)
@@ -469,11 +470,11 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
     monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
     roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
-    root_tests = solve.dead_end_counters()["tests"]
+    root_tests = dead_end_counters()["tests"]
     monkeypatch.setattr(f"solver.solve.{setting}", value)
     inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     assert roots_only.status == inside.status == UNSOLVABLE
-    assert root_tests <= 8 < solve.dead_end_counters()["tests"]
+    assert root_tests <= 8 < dead_end_counters()["tests"]
     assert inside.nodes * saving < roots_only.nodes, (inside.nodes, roots_only.nodes)
 
 
@@ -484,10 +485,10 @@ def test_widened_dead_tables_spare_positions():
     root lost, is off in both."""
     board, rules = deal_board("yukon", 192, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=3_000_000, time_limit=None)
-    without_triples = moves.ALL_REDUCTIONS & ~moves.TRIPLES
+    without_triples = moves.ALL_REDUCTIONS & ~moves.EVERY_TRIPLE_TEST
     narrow = checked_solve(board, rules, without_triples & ~moves.WIDE_NOGOODS, limits)
-    assert solve.dead_end_counters()["widen_tries"] == 0
+    assert dead_end_counters()["widen_tries"] == 0
     wide = checked_solve(board, rules, without_triples, limits)
-    assert solve.dead_end_counters()["widen_kept"] > 0
+    assert dead_end_counters()["widen_kept"] > 0
     assert narrow.status == wide.status == UNSOLVABLE
     assert wide.nodes * 5 < narrow.nodes, (wide.nodes, narrow.nodes)

@@ -1,7 +1,8 @@
 """The test over triples of facts on the root (engine/h3.py): the kernel's family is the
 plain-Python one, it flags every position the pairwise test flags and more, a flagged position is
 lost by exhaustive search, no position on a winning line is flagged, search verdicts are the same
-with and without it, and a root it flags is proved lost at once (only that root)."""
+with and without it, and a root it flags is proved lost at once (only that root). Its tests of
+positions of the path: test_triple_nogoods.py."""
 
 from collections import Counter
 
@@ -22,7 +23,8 @@ from test_h2 import (
     tables_for,
 )
 
-from solver import solve
+from solver import dead_ends, solve
+from solver.dead_ends import dead_end_counters, dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
 from solver.engine.apply import apply_move
 from solver.notation import replay_tokens
@@ -32,7 +34,7 @@ from solver.result import Limits
 from solver.rules import Rules
 
 CROSS_CHECKED_CARDS = 9  # the plain-Python family of a larger position takes minutes
-WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.TRIPLES)
+WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST)
 
 
 def triples_dead(tables, board, rules) -> bool:
@@ -42,7 +44,7 @@ def triples_dead(tables, board, rules) -> bool:
 
 def root_triples_dead() -> int:
     """Did the last solve's test over triples prove its root dead (0 or 1)?"""
-    return solve.dead_end_counters()["root_triples_dead"]
+    return dead_end_counters()["root_triples_dead"]
 
 
 def kernel_family(tables, columns: int) -> set[frozenset]:
@@ -139,11 +141,11 @@ def test_a_root_flagged_dead_is_proved_lost_at_once(monkeypatch):
     rules, limits = Rules("yukon"), Limits(max_nodes=3_000_000, time_limit=None)
     lost = checked_solve(deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS, limits)
     assert lost.status == UNSOLVABLE and lost.nodes < 2_100, lost.nodes
-    assert solve.dead_end_counters()["root_triples_dead"] == 1
+    assert dead_end_counters()["root_triples_dead"] == 1
     won = checked_solve(deal_board("yukon", 173, "pysol"), rules, moves.ALL_REDUCTIONS, limits)
-    assert won.status == SOLVED and solve.dead_end_counters()["root_triples"] == 1
+    assert won.status == SOLVED and dead_end_counters()["root_triples"] == 1
     without = checked_solve(
-        deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS & ~moves.TRIPLES, limits
+        deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS & ~moves.EVERY_TRIPLE_TEST, limits
     )
     assert without.status == UNSOLVABLE and without.nodes > 10 * lost.nodes
 
@@ -153,8 +155,8 @@ def test_only_the_root_flagged_dead_gets_no_moves():
     search of a position one move on, with the same tables, still gets some."""
     rules = Rules("yukon")
     packed = pack(deal_board("yukon", 192, "pysol"), rules)
-    tables = solve.dead_end_tables(packed)
-    assert solve.root_triples_dead(packed, tables, moves.ALL_REDUCTIONS)
+    tables = dead_end_tables(packed)
+    assert dead_ends.root_triples_dead(packed, tables, moves.ALL_REDUCTIONS)
     root = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
     assert root.stack[layout.STACK_COUNTS][0] == 0
     child = pack(deal_board("yukon", 192, "pysol"), rules)

@@ -21,6 +21,8 @@ RANKS = {
     "solver.store": 3,
     "solver.verify": 3,
     "solver.solve": 2,
+    "solver.budget": 2,
+    "solver.dead_ends": 2,
     "solver.packing": 2,
     "solver.record": 2,
     "solver.loss_reason": 2,

@@ -74,6 +74,11 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
     triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it
     triple_scratch[0|1, w]  ``h3``'s scratch rows
+    family_ring[slot, (p * facts + q) * words + w]   ``triple_nogoods``' remembered dead
+                            families, as ``triples`` over the deal's sizes (16 MiB reserved a slot,
+                            lazily paged; a stored Yukon family touches 5-6 MiB)
+    family_ring_facts[slot, w], family_ring_order[i]   their facts, and the slots most recently
+                            useful first (``triple_nogoods``)
 """
 
 import numpy as np
@@ -102,6 +107,7 @@ BASE = 52  # the base of column i is "card" BASE + i
 NO_FACT = -1
 EVERY_HOME = np.uint64((1 << 52) - 1)  # the home facts' bits: home(c) is fact c
 RING_SIZE = 64  # remembered dead tables (``nogoods``: why 64)
+FAMILY_RING_SIZE = 8  # remembered dead families of triples (``triple_nogoods``: why 8)
 
 # rows of ``facts`` after the 52 ``on`` rows
 FACT_CLEAR, FACT_UP, FACT_HOME, FACT_NOTHOME, FACT_ROWS = 52, 53, 54, 55, 56
@@ -114,7 +120,8 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
 H2_RING_ORDER, H2_BEFORE, H2_WIDE_START, H2_TRIPLES, H2_TRIPLE_SCRATCH = 12, 13, 14, 15, 16
-H2_TABLE_COUNT = 17
+H2_FAMILY_RING, H2_FAMILY_RING_FACTS, H2_FAMILY_RING_ORDER = 17, 18, 19
+H2_TABLE_COUNT = 20
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
@@ -123,7 +130,11 @@ HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = ran
 HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT = range(9, 12)
 # ``h3`` on the root: 1 once tested; 1 when it proved the root dead, whose two position keys
 # (as int64 bits) follow
-HEADER_ROOT_TRIPLES, HEADER_ROOT_DEAD, HEADER_ROOT_FIRST, HEADER_ROOT_SECOND, HEADER_SIZE = range(12, 17)
+HEADER_ROOT_TRIPLES, HEADER_ROOT_DEAD, HEADER_ROOT_FIRST, HEADER_ROOT_SECOND = range(12, 16)
+# and on positions of the path (``solver.solve.Search.test_path_over_triples``): tests, dead;
+# the remembered dead families (``triple_nogoods``): how many are stored, checks, of them dead
+HEADER_PATH_TESTS, HEADER_PATH_DEAD = range(16, 18)
+HEADER_FAMILY_FILL, HEADER_FAMILY_CHECKS, HEADER_FAMILY_DEAD, HEADER_SIZE = range(18, 22)
 
 
 def make_tables() -> tuple[np.ndarray, ...]:
@@ -146,6 +157,9 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_WIDE_START] = np.zeros(WORDS, dtype=np.uint64)
     tables[H2_TRIPLES] = np.zeros((MAX_FACTS, MAX_FACTS, WORDS), dtype=np.uint64)  # 16 MiB, lazily paged
     tables[H2_TRIPLE_SCRATCH] = np.zeros((2, WORDS), dtype=np.uint64)
+    tables[H2_FAMILY_RING] = np.zeros((FAMILY_RING_SIZE, MAX_FACTS * MAX_FACTS * WORDS), dtype=np.uint64)
+    tables[H2_FAMILY_RING_FACTS] = np.zeros((FAMILY_RING_SIZE, WORDS), dtype=np.uint64)
+    tables[H2_FAMILY_RING_ORDER] = np.arange(FAMILY_RING_SIZE, dtype=np.int64)
     return tuple(tables)
 
 

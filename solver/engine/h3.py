@@ -1,16 +1,19 @@
 """TRIPLES: the critical-path dead-end test over sets of three facts (h^3), on ``h2``'s encoding,
-run once on the root of a deal that proved hard.
+run on the root of a deal that proved hard and, with PATH_TRIPLES, on positions of the path.
 
 The pairwise test (``h2``) keeps, for every pair of facts, whether some plan may make both true
 together. This test keeps the same for every set of at most three facts, so it sees orders of
 events that pairs cannot (one card must leave before a second turns, while a third waits on
 both), and it flags every position the pairwise test flags and more. A call costs about a tenth
-of a second on a root (hundreds of times a pairwise test), so it runs on the root only, once the
-solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict: inside the
-search, on costly positions or on the path of long solves, it cost more than it saved
-(benchmarks/README.md, "`bench_h3.py`" and "Triples on the path"), while on the roots of the hard
-tail it proves lost at once deals that took tens of millions of positions (benchmarks/README.md,
-"Triples at the root").
+of a second (hundreds of times a pairwise test), so it runs where a large search is at stake: on
+the root once the solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a
+verdict (on the roots of the hard tail it proves lost at once deals that took tens of millions
+of positions: benchmarks/README.md, "Triples at the root"), and, with PATH_TRIPLES, on positions
+of the path with large subtrees, rationed (``solver.solve.Search.test_path_over_triples``),
+whose dead families are remembered (``triple_nogoods``): alone, those tests cost more than they
+saved (benchmarks/README.md, "Triples on the path"); with the families remembered they pay
+("Remembered families of triples"). Where it runs decides what it costs, not whether a verdict
+is right.
 
 Why a flagged position is lost. The facts, actions and the covering of legal moves by actions
 are ``h2``'s (its step (1)). h^3 (Haslum and Geffner, AIPS 2000, h^m for m = 3) computes a family
@@ -214,7 +217,7 @@ def h3_dead(state, params, tables):
 @kernel
 def test_root(state, params, zobrist, column_keys, tables):
     """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
-    for ``search.search_start``. Returns the verdict. (``solver.solve.root_triples_dead`` calls
+    for ``search.search_start``. Returns the verdict. (``solver.dead_ends.root_triples_dead`` calls
     it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
     header = tables[H2_HEADER]
     if not h3_dead(state, params, tables):

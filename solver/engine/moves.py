@@ -58,6 +58,11 @@ H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability
 TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) leaves two home
     facts never true together gets no moves; tested once a deal, after the solve has searched
     ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict.
+PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; strict rules): once the root was tested over
+    triples, positions of the path with large subtrees are tested too, rationed
+    (``solver.solve.Search.test_path_over_triples``), and a dead one is left; the family of
+    each dead one is remembered, and nor does any position get moves whose sets of facts all lie
+    in a remembered family.
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
     column. A packet lying on a free King K is not moved onto the other King K' of K's
     colour when K' is free and bare, unless K could go to its foundation next.
@@ -120,7 +125,8 @@ TURNED = 1 << 25
 SAFE_FOUNDATION, WHOLE_COLUMN_TO_EMPTY, FIRST_EMPTY_ONLY, HOPELESS, KINGS_KEEP_PACKETS = 1, 2, 4, 8, 32
 H2, H2_SEARCH, NOGOODS, WIDE_NOGOODS = 64, 128, 1 << 15, 1 << 17
 TWIN_SPLIT = 1 << 16
-TRIPLES = 1 << 18
+TRIPLES, PATH_TRIPLES = 1 << 18, 1 << 19
+EVERY_TRIPLE_TEST = TRIPLES | PATH_TRIPLES
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
 # its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
@@ -133,7 +139,7 @@ ALL_REDUCTIONS = (
     | KINGS_KEEP_PACKETS
     | TWIN_SPLIT
     | EVERY_PAIR_TEST
-    | TRIPLES
+    | EVERY_TRIPLE_TEST
 )
 KEEP_BUILDS = 16  # a guess for the first-win searches, not a reduction
 

@@ -22,8 +22,11 @@ at every new position; the full pairwise test
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
 whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
 once the solve has let the pairwise tests run
-(``solver.solve.root_dead``); with TRIPLES, a root the test over triples proved dead
-(``h3``, run once a deal by ``solver.solve.root_triples_dead``) gets no moves. ``dead_ends``
+(``solver.dead_ends.root_dead``); with TRIPLES, a root the test over triples proved dead
+(``h3``, run once a deal by ``solver.dead_ends.root_triples_dead``) gets no moves; with
+PATH_TRIPLES, a position of the path it proves dead between two chunks is left
+(``path_triples_dead``), and a position whose sets of facts all lie in the family of one of
+those (``triple_nogoods``, checked after the remembered dead tables) gets no moves. ``dead_ends``
 is the tuple of the pairwise test's tables
 (``h2.make_tables``), built for the root by ``h2.build_tables``. Where a test runs decides
 only what it costs: each one is sound on any position.
@@ -43,6 +46,7 @@ from solver.engine.h2 import (
     HEADER_ROOT_SECOND,
     h2_dead,
 )
+from solver.engine.h3 import h3_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -84,6 +88,7 @@ from solver.engine.moves import (
     HOPELESS,
     KEEP_BUILDS,
     NOGOODS,
+    PATH_TRIPLES,
     TRIPLES,
     TWIN_SPLIT,
     WIDE_NOGOODS,
@@ -99,6 +104,7 @@ from solver.engine.prune import (
     watched_place,
 )
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
+from solver.engine.triple_nogoods import known_dead_family, remember_family
 
 # statuses (control[CONTROL_STATUS])
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
@@ -170,10 +176,13 @@ def expand(state, params, control, moves, start, scores):
 @kernel
 def pairs_dead(state, params, control, dead_ends, due):
     """The pairwise dead-end tests the options ask for: the remembered dead tables
-    (``nogoods``) on every position, the full test (``h2``) where ``due``; a position the full
-    test proves dead is remembered."""
+    (``nogoods``) and the remembered dead families of triples (``triple_nogoods``) on every
+    position, the full test (``h2``) where ``due``; a position the full test proves dead is
+    remembered."""
     use_nogoods = (control[CONTROL_OPTIONS] & NOGOODS) != 0
     if use_nogoods and known_dead(state, params, dead_ends):
+        return True
+    if (control[CONTROL_OPTIONS] & PATH_TRIPLES) != 0 and known_dead_family(state, params, dead_ends):
         return True
     if not due or not h2_dead(state, params, dead_ends):
         return False
@@ -224,17 +233,47 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
         return depth
     tested[shallowest] = 1
     control[CONTROL_COSTLY_TESTS] += 1
-    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
-    for below in range(depth - 1, shallowest - 1, -1):
-        undo_move(state, params, zobrist, column_keys, applied[below])
+    walk_back(state, params, zobrist, column_keys, stack, depth, shallowest)
     if pairs_dead(state, params, control, dead_ends, True):
         control[CONTROL_COSTLY_DEAD] += 1
-        next_index[shallowest] = stack[STACK_COUNTS][shallowest]
+        stack[STACK_NEXT][shallowest] = stack[STACK_COUNTS][shallowest]
         return shallowest
-    for below in range(shallowest, depth):
+    walk_forward(state, params, zobrist, column_keys, stack, shallowest, depth)
+    return depth
+
+
+@kernel
+def walk_back(state, params, zobrist, column_keys, stack, depth, shallower):
+    """Take the path back from ``depth`` to ``shallower`` (the moves stay on the stack)."""
+    applied = stack[STACK_APPLIED]
+    for below in range(depth - 1, shallower - 1, -1):
+        undo_move(state, params, zobrist, column_keys, applied[below])
+
+
+@kernel
+def walk_forward(state, params, zobrist, column_keys, stack, shallower, depth):
+    """Make the path again from ``shallower`` to ``depth`` (after ``walk_back``)."""
+    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
+    for below in range(shallower, depth):
         made = stack[STACK_MOVES][stack[STACK_STARTS][below] + next_index[below] - 1]
         applied[below] = apply_move(state, params, zobrist, column_keys, made)
-    return depth
+
+
+@kernel
+def path_triples_dead(state, params, zobrist, column_keys, stack, control, dead_ends, shallower):
+    """The test over triples (``h3``) of the position at depth ``shallower`` of the path: the
+    path is taken back to it for the test; a dead one is left at once (its move list exhausted,
+    the search goes on from it), otherwise the path is made again. Returns whether it was
+    dead."""
+    depth = control[CONTROL_DEPTH]
+    walk_back(state, params, zobrist, column_keys, stack, depth, shallower)
+    if h3_dead(state, params, dead_ends):
+        remember_family(dead_ends)
+        stack[STACK_NEXT][shallower] = stack[STACK_COUNTS][shallower]
+        control[CONTROL_DEPTH] = shallower
+        return True
+    walk_forward(state, params, zobrist, column_keys, stack, shallower, depth)
+    return False
 
 
 @kernel
@@ -269,7 +308,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     control[CONTROL_DEPTH] = 0
     starts[0] = 0
     stack[STACK_ENTERED][0] = control[CONTROL_NODES]
-    stack[STACK_TESTED][0] = 1  # the root's pairwise test is the solve's (``solver.solve.root_dead``)
+    stack[STACK_TESTED][0] = 1  # the root's pairwise test is the solve's (``solver.dead_ends.root_dead``)
     control[CONTROL_COSTLY_FROM] = 1
     if cards_home(state, params) == params[CARD_COUNT]:
         control[CONTROL_STATUS] = SOLVED
@@ -295,7 +334,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
 @kernel
 def triples_proved_dead(dead_ends, first, second):
     """Is the position with keys ``first``, ``second`` the root ``h3`` proved dead
-    (``solver.solve.root_triples_dead``)?"""
+    (``solver.dead_ends.root_triples_dead``)?"""
     header = dead_ends[H2_HEADER]
     return (
         header[HEADER_ROOT_DEAD] != 0

@@ -1,0 +1,68 @@
+"""The dead-end tests a solve runs from Python: this thread's tables of the pairwise test and the
+test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, and the
+tests of the root (``solver.solve.run_testing_root`` calls them once a deal proved not easy)."""
+
+import threading
+
+import numpy as np
+
+from solver.engine import h2, h3, moves
+from solver.packing import Packed
+
+_thread_tables = threading.local()
+
+
+def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
+    """The pairwise test's tables (see ``engine.h2``) built for the root ``packed``: this
+    thread's arrays, made once and rebuilt for every solve (the remembered dead tables of
+    ``engine.nogoods`` are forgotten with the deal they belong to)."""
+    tables = getattr(_thread_tables, "dead_ends", None)
+    if tables is None:
+        tables = _thread_tables.dead_ends = h2.make_tables()
+    h2.build_tables(packed.state, packed.params, tables)
+    return tables
+
+
+def dead_end_counters() -> dict[str, int]:
+    """What the pairwise tests did in this thread's last solve: full tests, of them dead,
+    checks of the remembered dead tables, of them dead, the widenings of dead tables tried and
+    kept (``engine.nogoods.widen``), whether the test over triples ran on the root and
+    proved it dead (``engine.h3``), its tests of positions of the path, of them dead, and the
+    checks of the remembered dead families, of them dead (``engine.triple_nogoods``)."""
+    tables = getattr(_thread_tables, "dead_ends", None)
+    header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
+    slots = {
+        "tests": h2.HEADER_CALLS,
+        "dead": h2.HEADER_DEAD,
+        "nogood_checks": h2.HEADER_NOGOOD_CALLS,
+        "nogood_dead": h2.HEADER_NOGOOD_DEAD,
+        "widen_tries": h2.HEADER_WIDEN_TRIES,
+        "widen_kept": h2.HEADER_WIDEN_KEPT,
+        "root_triples": h2.HEADER_ROOT_TRIPLES,
+        "root_triples_dead": h2.HEADER_ROOT_DEAD,
+        "path_triples": h2.HEADER_PATH_TESTS,
+        "path_triples_dead": h2.HEADER_PATH_DEAD,
+        "family_checks": h2.HEADER_FAMILY_CHECKS,
+        "family_dead": h2.HEADER_FAMILY_DEAD,
+    }
+    return {name: int(header[slot]) for name, slot in slots.items()}
+
+
+def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
+    Called once the solve has searched ``solver.solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
+    easy deals never pay for a test; every search started after it tests its root (the
+    proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
+    the positions after it (``engine.search.pairs_due``)."""
+    dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
+    return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
+
+
+def root_triples_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Does the test over triples (``engine.h3``, when on) prove the root lost? Run once a solve
+    (it records that it ran, and a dead root's keys for the proof's search)."""
+    dead_ends[h2.H2_HEADER][h2.HEADER_ROOT_TRIPLES] = 1
+    p = packed
+    return bool(options & moves.TRIPLES) and bool(
+        h3.test_root(p.state, p.params, p.zobrist, p.column_keys, dead_ends)
+    )

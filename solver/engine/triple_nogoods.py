@@ -1,0 +1,163 @@
+"""PATH_TRIPLES' remembered families: a family of triples that proved a position dead proves
+later positions dead with a look-up.
+
+``h3`` tests positions of the path that hold large subtrees, under strict rules
+(``solver.solve.Search.test_path_over_triples``). When it proves a position s dead, its family
+Phi_s is closed: the fixpoint ran until no action added a set (it stops early only once every
+pair of home facts is in the family, which a dead position never reaches). ``remember_family``
+copies Phi_s into a ring of ``h2.FAMILY_RING_SIZE`` slots. A later position t of the same deal
+(the same facts and actions: the ring is emptied with the header when the tables are built for
+a new root) is dead too when every set of at most three of its facts lies in one remembered
+Phi_s:
+
+h^3's family of t is the least family that contains the sets of t's facts and is closed under
+the action rule of ``h3``, and that rule is monotone (a larger family makes more actions
+applicable, and pairs their added facts with more sets). Phi_s is closed under the rule and
+holds every set of t's facts, so t's least closed family lies inside Phi_s. Phi_s lacks a pair
+of home facts {home(c), home(d)}, so t's family lacks it too, and t is lost by the argument of
+``h3``. This is ``nogoods``' argument one level up; like it, it asks only that the remembered
+family be closed and lack a pair of home facts.
+
+Why it pays where the test over triples alone did not: a call costs 0.1-0.3 s, so on the path it
+had to be rationed to a handful of tests per million positions, and each dead verdict cut one
+subtree. The family of a dead position also covers positions that differ from it in where the
+cards its dead end does not need lie, as the widened pair tables do (``nogoods``): on PySolFC 2403
+the four families the path tests stored proved 86,665 later positions dead, and the deal is lost
+in 1.6 M positions, where without them it stayed unknown after 60 s (benchmarks/README.md,
+"Remembered families of triples").
+
+The check costs a pass over t's fact pairs per family: first t's facts against the family's single
+facts (``family_ring_facts``: a few words, which rejects most families), then each row
+``Phi_s[p, q]`` (p <= q both facts of t) against t's fact set. A position it proves dead costs
+the full pass, some tens of microseconds. The ring keeps the most recently useful families, as
+``nogoods`` does (a family that proved something dead tends to go on doing so in the same region
+of the search); 8 slots, as 32 decided nothing more (PySolFC 1296 and 9885 stayed unknown at 60 s,
+their families proving 611,177 and 231,448 positions dead instead of 602,642 and 147,764), and a
+stored family touches 5-6 MiB.
+
+Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order`` and the
+header's ``HEADER_FAMILY_...`` slots.
+"""
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from solver.engine.h2 import (
+    FAMILY_RING_SIZE,
+    H2_FAMILY_RING,
+    H2_FAMILY_RING_FACTS,
+    H2_FAMILY_RING_ORDER,
+    H2_HEADER,
+    H2_POSITION_MASK,
+    H2_TRIPLES,
+    HEADER_FACTS,
+    HEADER_FAMILY_CHECKS,
+    HEADER_FAMILY_DEAD,
+    HEADER_FAMILY_FILL,
+    HEADER_WORDS,
+    has_bit,
+    position_facts,
+    set_bit,
+)
+from solver.engine.jit import kernel
+from solver.engine.nogoods import to_front
+
+
+@kernel
+def remember_family(tables):
+    """Copy the closed family of the position ``h3`` just proved dead (``triples``) into the ring,
+    in the slot of the least recently useful family once the ring is full, and put it first."""
+    header = tables[H2_HEADER]
+    fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
+    order = tables[H2_FAMILY_RING_ORDER]
+    at = min(header[HEADER_FAMILY_FILL], FAMILY_RING_SIZE - 1)  # order[:fill] are the stored slots
+    slot = order[at]
+    to_front(order, at)
+    triples, ring, facts = (
+        tables[H2_TRIPLES],
+        tables[H2_FAMILY_RING][slot],
+        tables[H2_FAMILY_RING_FACTS][slot],
+    )
+    facts[:] = 0
+    for p in range(fact_count):
+        for q in range(fact_count):
+            row = (p * fact_count + q) * words
+            for w in range(words):
+                ring[row + w] = triples[p, q, w]
+        if has_bit(triples[p, p], p):
+            set_bit(facts, p)
+    header[HEADER_FAMILY_FILL] = min(header[HEADER_FAMILY_FILL] + 1, FAMILY_RING_SIZE)
+
+
+@kernel
+def holds_every_set(ring, facts, mask, fact_count, words):
+    """Does the family ``ring`` (its single facts ``facts``) hold every set of at most three of
+    the facts in ``mask``? Single facts first, then the rows {p, p} (each fact with every pair
+    it makes), then the rows {p, q}, p < q: the cheap refusals come first."""
+    for w in range(words):
+        if mask[w] & ~facts[w] != 0:
+            return False
+    return rows_hold(ring, mask, fact_count, words, False) and rows_hold(ring, mask, fact_count, words, True)
+
+
+@kernel
+def rows_hold(ring, mask, fact_count, words, later):
+    """For every fact p of ``mask``: does the row {p, p} (``later``: every row {p, q}, q > p a
+    fact of ``mask``) hold all of ``mask``?"""
+    for w in range(words):
+        known = mask[w]
+        while known:
+            p = w * 64 + trailing_zeros(known)
+            known &= known - np.uint64(1)
+            if later:
+                if not later_rows_hold(ring, p, mask, fact_count, words):
+                    return False
+            elif not row_holds(ring, (p * fact_count + p) * words, mask, words):
+                return False
+    return True
+
+
+@kernel
+def later_rows_hold(ring, p, mask, fact_count, words):
+    """Do the rows {p, q} of the family, for every fact q > p of ``mask``, hold all of ``mask``?"""
+    for v in range(p // 64, words):
+        partners = mask[v]
+        if v == p // 64:
+            partners &= ~((np.uint64(2) << np.uint64(p % 64)) - np.uint64(1))  # only q > p
+        while partners:
+            q = v * 64 + trailing_zeros(partners)
+            partners &= partners - np.uint64(1)
+            if not row_holds(ring, (p * fact_count + q) * words, mask, words):
+                return False
+    return True
+
+
+@kernel
+def row_holds(ring, row, mask, words):
+    """Does the family's row starting at ``ring[row]`` hold every fact of ``mask``?"""
+    for w in range(words):
+        if ring[row + w] & mask[w] != mask[w]:
+            return False
+    return True
+
+
+@kernel
+def known_dead_family(state, params, tables):
+    """Does a remembered dead family hold every set of the position's facts (tried most recently
+    useful first; the one that does moves to the front)?"""
+    header = tables[H2_HEADER]
+    fill = header[HEADER_FAMILY_FILL]
+    if header[HEADER_FACTS] == 0 or fill == 0:
+        return False
+    if not position_facts(state, params, tables):
+        return False
+    header[HEADER_FAMILY_CHECKS] += 1
+    order, mask = tables[H2_FAMILY_RING_ORDER], tables[H2_POSITION_MASK]
+    ring, facts = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS]
+    for at in range(fill):
+        slot = order[at]
+        if holds_every_set(ring[slot], facts[slot], mask, header[HEADER_FACTS], header[HEADER_WORDS]):
+            header[HEADER_FAMILY_DEAD] += 1
+            to_front(order, at)
+            return True
+    return False

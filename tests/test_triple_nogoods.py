@@ -1,0 +1,183 @@
+"""The remembered dead families of triples (engine/triple_nogoods.py) and the path tests that
+store them: the kernel's check is the plain reading of a stored family, every position it flags
+is flagged by the full test over triples, the positions a stored dead position leads to are
+flagged, and search verdicts with the path tests and their families are those of the search with
+no dead-end test."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
+from exhaustive import SOLVED, UNSOLVABLE
+from hypothesis import event, given, settings
+from strategies import dealt_board, playout
+from test_h2 import one_deck, tables_for
+
+from solver.dead_ends import dead_end_counters
+from solver.engine import h2, h3, moves, triple_nogoods
+from solver.numbering import deal_board
+from solver.packing import pack
+from solver.result import UNKNOWN, Limits
+from solver.rules import Rules
+
+# No dead-end test at all (small lost positions are otherwise mostly decided on the root)
+WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(
+    moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST | moves.HOPELESS | moves.TWIN_SPLIT
+)
+WALKS, WALK_LENGTH = 6, 80
+STRICT = pytest.mark.parametrize("rules", [Rules("yukon"), Rules("russian")], ids=["yukon", "russian"])
+
+
+def triples_dead(tables, board, rules) -> bool:
+    packed = pack(board, rules)
+    return bool(h3.h3_dead(packed.state, packed.params, tables))
+
+
+def family_flags(tables, board, rules) -> bool:
+    packed = pack(board, rules)
+    return bool(triple_nogoods.known_dead_family(packed.state, packed.params, tables))
+
+
+def held_in_python(tables) -> bool:
+    """Does the first remembered family hold every set of at most three facts of the position
+    whose facts ``position_mask`` holds? (Read straight from the ring slot, every row {p, q}.)"""
+    header = tables[h2.H2_HEADER]
+    count, words = int(header[h2.HEADER_FACTS]), int(header[h2.HEADER_WORDS])
+    slot = tables[h2.H2_FAMILY_RING_ORDER][0]
+    family = tables[h2.H2_FAMILY_RING][slot][: count * count * words].reshape(count, count, words)
+    mask = tables[h2.H2_POSITION_MASK][:words]
+    facts = np.flatnonzero(np.unpackbits(mask.view(np.uint8), bitorder="little")[:count])
+    rows = family[np.ix_(facts, facts)]
+    return bool(np.all(rows & mask == mask))
+
+
+def first_dead(tables, walk, rules) -> int | None:
+    """The index of the first position of ``walk`` the test over triples flags (a position a
+    flagged one leads to is flagged too, so bisection finds it), or None."""
+    if not triples_dead(tables, walk[-1], rules):
+        return None
+    alive, dead = -1, len(walk) - 1
+    while dead - alive > 1:
+        middle = (alive + dead) // 2
+        if triples_dead(tables, walk[middle], rules):
+            dead = middle
+        else:
+            alive = middle
+    return dead
+
+
+@one_deck
+def test_a_remembered_family_flags_only_dead_positions(rules):
+    """Random walks from numbered deals: the family of the first dead position of one walk (the
+    walk whose first dead position comes latest) is remembered; then on every position of every
+    walk of that deal the kernel's check equals the plain reading of the stored family, every
+    position it flags the full test flags, and every later position of the dead walk is flagged;
+    some positions are flagged and some are not."""
+    rng = random.Random(len(rules.label()) + 11)
+    seen = Counter()
+    for _ in range(40):
+        if seen["families"] >= 3 and seen[False] > 0:
+            break
+        root = dealt_board(rules, rng.randint(1, 31999))
+        tables = tables_for(root, rules)
+        walks = [list(playout(root, rules, rng, WALK_LENGTH, rng.choice((0.2, 0.6)))) for _ in range(WALKS)]
+        found = [(walk, first_dead(tables, walk, rules)) for walk in walks]
+        found = sorted(
+            ((index, walk) for walk, index in found if index is not None), key=lambda pair: -pair[0]
+        )
+        if not found:
+            continue
+        index, dead_walk = found[0]  # the latest first dead position: others lie before it
+        assert triples_dead(tables, dead_walk[index], rules)
+        triple_nogoods.remember_family(tables)
+        seen["families"] += 1
+        for board in dead_walk[index:]:
+            assert family_flags(tables, board, rules), board.to_text()
+        for walk in walks:
+            for board in walk:
+                flagged = family_flags(tables, board, rules)
+                assert flagged == held_in_python(tables), board.to_text()
+                if flagged and seen["checked dead"] < 60:
+                    assert triples_dead(tables, board, rules), board.to_text()
+                    seen["checked dead"] += 1
+                seen[flagged] += 1
+    assert seen["families"] >= 3 and seen[True] > 0 and seen[False] > 0, seen
+
+
+def path_tests_everywhere(monkeypatch):
+    """The root tested at once (so the path tests may start), every position of the path with a
+    position below it tested, unrationed, the searches run one position a chunk."""
+    settings_now = {
+        "ROOT_PAIRS_AFTER": 0,
+        "ROOT_TRIPLES_AFTER": 0,
+        "PATH_TRIPLES_AFTER": 1,
+        "PATH_TRIPLES_SPACING": 1,
+        "FIRST_CHUNK": 1,
+    }
+    for name, value in settings_now.items():
+        monkeypatch.setattr(f"solver.solve.{name}", value)
+    monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1)
+
+
+@STRICT
+def test_search_verdicts_are_the_same_with_path_tests_and_families(rules, monkeypatch):
+    """The solve with the test over triples on every position of the path with a position below
+    it, unrationed, and with the families of the dead ones remembered (the root itself not tested,
+    so the path's tests and the families decide), against the search with no dead-end test
+    (neither HOPELESS nor the pairwise tests nor triples), on small positions of both strict
+    one-deck rule sets (the tests do not run with foundation return); the families prove some
+    positions dead."""
+    path_tests_everywhere(monkeypatch)
+    limits = Limits(max_nodes=3_000, time_limit=None)  # every position tested: keep them few
+    seen = Counter()
+
+    @settings(max_examples=40, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        without = checked_solve(board, rules, WITHOUT_TESTS, limits)
+        with_paths = checked_solve(board, rules, WITHOUT_TESTS | moves.PATH_TRIPLES, limits)
+        if UNKNOWN in (without.status, with_paths.status):
+            event("node limit")
+            return
+        assert with_paths.status == without.status, board.to_text()
+        seen[without.status] += 1
+        counters = dead_end_counters()
+        seen["path dead"] += counters["path_triples_dead"]
+        seen["family dead"] += counters["family_dead"]
+
+    check()
+    assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
+    assert seen["path dead"] > 0 and seen["family dead"] > 0, seen
+
+
+def test_path_tests_and_families_cut_a_lost_deal(monkeypatch):
+    """PySolFC 395 (lost; its root alive over triples): with the root tested after 2,000
+    positions and the path's positions with 2,000 below them tested, some are proved dead, their
+    families prove later positions dead, and the verdict is the same in fewer positions than
+    with the root test alone."""
+    board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon"), Limits(max_nodes=3_000_000)
+    monkeypatch.setattr("solver.solve.ROOT_TRIPLES_AFTER", 2_000)
+    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
+    assert dead_end_counters()["path_triples"] == 0
+    monkeypatch.setattr("solver.solve.PATH_TRIPLES_AFTER", 2_000)
+    monkeypatch.setattr("solver.solve.PATH_TRIPLES_SPACING", 20_000)
+    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    assert root_only.status == on_path.status == UNSOLVABLE
+    counters = dead_end_counters()
+    assert counters["path_triples_dead"] > 0 and counters["family_dead"] > 0, counters
+    assert on_path.nodes < root_only.nodes, (on_path.nodes, root_only.nodes)
+
+
+def test_no_path_test_with_foundation_return(monkeypatch):
+    """With foundation return the path is not tested (a call costs about twice as much there):
+    PySolFC 395 with return, every position of the path allowed a test, runs none, while the
+    root is tested."""
+    path_tests_everywhere(monkeypatch)
+    monkeypatch.setattr("solver.solve.FIRST_CHUNK", 1_000)
+    monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1_000)
+    rules = Rules("yukon", foundation_return=True)
+    checked_solve(deal_board("yukon", 395, "pysol"), rules, moves.ALL_REDUCTIONS, Limits(max_nodes=50_000))
+    counters = dead_end_counters()
+    assert counters["root_triples"] == 1 and counters["path_triples"] == 0, counters
