@@ -197,10 +197,11 @@ class Search:
 
     def path_tests_allowed(self, budget: Budget) -> bool:
         """May a position of the path be tested over triples now (the option on, a depth-first
-        search of a deal with tables and strict rules, the root tested, and the ration not used
-        up)? Not with foundation return: there a call costs about twice as much, and on PySolFC
-        1-10,000's 60 s unknowns the tests decided one deal and held a won one (9753) past its
-        60 s (benchmarks/README.md, "Remembered families of triples")."""
+        search of a deal with tables and strict rules, the root tested, the ration not used up,
+        and budget left: a call lasts 0.1-0.3 s)? Not with foundation return: there a call costs
+        about twice as much, and on PySolFC 1-10,000's 60 s unknowns the tests decided one deal
+        and held a won one (9753) past its 60 s (benchmarks/README.md, "Remembered families of
+        triples")."""
         control, header = self.control, self.dead_ends[h2.H2_HEADER]
         if (
             not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES
@@ -209,6 +210,8 @@ class Search:
         ):
             return False
         if not header[h2.HEADER_ROOT_TRIPLES] or header[h2.HEADER_FACTS] == 0:
+            return False
+        if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
             return False
         allowed = 1 + budget.nodes // PATH_TRIPLES_SPACING + PATH_TRIPLES_CREDIT * header[h2.HEADER_PATH_DEAD]
         return header[h2.HEADER_PATH_TESTS] < allowed
