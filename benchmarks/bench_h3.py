@@ -27,6 +27,7 @@ from common import parse_deals, percentiles, write_figures
 
 from solver import solve
 from solver.board import read_board
+from solver.budget import Budget
 from solver.dead_ends import dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
 from solver.notation import replay_tokens
@@ -49,7 +50,7 @@ def sample(args) -> dict:
         dead_ends = dead_end_tables(packed)
         dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
         searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30, dead_ends=dead_ends)
-        budget = solve.Budget(Limits(time_limit=None))
+        budget = Budget(Limits(time_limit=None))
         counts, milliseconds, status = {"positions": 0, "pairs": 0, "triples_only": 0, "neither": 0}, [], None
         while counts["positions"] < args.samples and status not in (search.EXHAUSTED, search.SOLVED):
             status = searched.run(budget, node_cap=int(searched.control[layout.CONTROL_NODES]) + args.every)

@@ -23,6 +23,7 @@ from pinned import pinned_deals
 from strategies import RULE_SETS, dead_positions, small_positions
 
 from solver import reference
+from solver.budget import Budget
 from solver.dead_ends import dead_end_tables
 from solver.engine import layout, moves, search
 from solver.engine.move_kinds import STOCK_DEAL
@@ -31,7 +32,7 @@ from solver.numbering import deal_board
 from solver.packing import copy_packed, pack
 from solver.result import Limits
 from solver.rules import Rules
-from solver.solve import DEAL_SCORES, PROBES, Budget, Search, probe_plan
+from solver.solve import DEAL_SCORES, PROBES, Search, probe_plan
 
 
 @rules_sets

@@ -14,9 +14,10 @@ from exhaustive import SOLVED, UNSOLVABLE
 from hypothesis import event, given, settings
 from strategies import dealt_board, playout
 from test_h2 import one_deck, tables_for
+from test_h3 import triples_dead
 
 from solver.dead_ends import dead_end_counters
-from solver.engine import h2, h3, moves, triple_nogoods
+from solver.engine import h2, moves, triple_nogoods
 from solver.numbering import deal_board
 from solver.packing import pack
 from solver.result import UNKNOWN, Limits
@@ -28,11 +29,6 @@ WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(
 )
 WALKS, WALK_LENGTH = 6, 80
 STRICT = pytest.mark.parametrize("rules", [Rules("yukon"), Rules("russian")], ids=["yukon", "russian"])
-
-
-def triples_dead(tables, board, rules) -> bool:
-    packed = pack(board, rules)
-    return bool(h3.h3_dead(packed.state, packed.params, tables))
 
 
 def family_flags(tables, board, rules) -> bool:

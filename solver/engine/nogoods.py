@@ -73,7 +73,6 @@ from solver.engine.h2 import (
     HEADER_WORDS,
     MAX_COLUMNS,
     NO_FACT,
-    RING_SIZE,
     WORDS,
     close,
     copy_words,
@@ -94,10 +93,7 @@ def remember_dead(tables, wide):
         widen(tables)
     header = tables[H2_HEADER]
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    order = tables[H2_RING_ORDER]
-    at = min(header[HEADER_RING_FILL], RING_SIZE - 1)  # order[:fill] are the stored slots
-    slot = order[at]
-    to_front(order, at)
+    slot = claim_slot(tables[H2_RING_ORDER], header, HEADER_RING_FILL)
     reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
     ring = tables[H2_RING][slot]
     copy_table(ring, reach, fact_count, words)
@@ -105,7 +101,19 @@ def remember_dead(tables, wide):
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
             set_bit(reachable, fact)
-    header[HEADER_RING_FILL] = min(header[HEADER_RING_FILL] + 1, RING_SIZE)
+
+
+@kernel
+def claim_slot(order, header, fill_slot):
+    """The slot of a ring (its slots in ``order``, the most recently useful first; the first
+    ``header[fill_slot]`` of them stored) that a new table takes: the next free one while the
+    ring fills, then the least recently useful. It is put first, and counted stored."""
+    size = order.shape[0]
+    at = min(header[fill_slot], size - 1)
+    slot = order[at]
+    to_front(order, at)
+    header[fill_slot] = min(header[fill_slot] + 1, size)
+    return slot
 
 
 @kernel

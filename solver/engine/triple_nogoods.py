@@ -43,7 +43,6 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.h2 import (
-    FAMILY_RING_SIZE,
     H2_FAMILY_RING,
     H2_FAMILY_RING_FACTS,
     H2_FAMILY_RING_ORDER,
@@ -60,7 +59,7 @@ from solver.engine.h2 import (
     set_bit,
 )
 from solver.engine.jit import kernel
-from solver.engine.nogoods import to_front
+from solver.engine.nogoods import claim_slot, to_front
 
 
 @kernel
@@ -69,15 +68,9 @@ def remember_family(tables):
     in the slot of the least recently useful family once the ring is full, and put it first."""
     header = tables[H2_HEADER]
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    order = tables[H2_FAMILY_RING_ORDER]
-    at = min(header[HEADER_FAMILY_FILL], FAMILY_RING_SIZE - 1)  # order[:fill] are the stored slots
-    slot = order[at]
-    to_front(order, at)
-    triples, ring, facts = (
-        tables[H2_TRIPLES],
-        tables[H2_FAMILY_RING][slot],
-        tables[H2_FAMILY_RING_FACTS][slot],
-    )
+    slot = claim_slot(tables[H2_FAMILY_RING_ORDER], header, HEADER_FAMILY_FILL)
+    triples, ring = tables[H2_TRIPLES], tables[H2_FAMILY_RING][slot]
+    facts = tables[H2_FAMILY_RING_FACTS][slot]
     facts[:] = 0
     for p in range(fact_count):
         for q in range(fact_count):
@@ -86,22 +79,24 @@ def remember_family(tables):
                 ring[row + w] = triples[p, q, w]
         if has_bit(triples[p, p], p):
             set_bit(facts, p)
-    header[HEADER_FAMILY_FILL] = min(header[HEADER_FAMILY_FILL] + 1, FAMILY_RING_SIZE)
 
 
 @kernel
-def holds_every_set(ring, facts, mask, fact_count, words):
-    """Does the family ``ring`` (its single facts ``facts``) hold every set of at most three of
-    the facts in ``mask``? Single facts first, then the rows {p, p} (each fact with every pair
-    it makes), then the rows {p, q}, p < q: the cheap refusals come first."""
+def holds_every_set(ring, facts, slot, mask, fact_count, words):
+    """Does the family in ``ring[slot]`` (its single facts ``facts[slot]``) hold every set of at
+    most three of the facts in ``mask``? Single facts first, then the rows {p, p} (each fact with
+    every pair it makes), then the rows {p, q}, p < q: the cheap refusals come first. (Indexed
+    without slicing, as ``nogoods.covered`` is: a view per slot costs more than most checks.)"""
     for w in range(words):
-        if mask[w] & ~facts[w] != 0:
+        if mask[w] & ~facts[slot, w] != 0:
             return False
-    return rows_hold(ring, mask, fact_count, words, False) and rows_hold(ring, mask, fact_count, words, True)
+    return rows_hold(ring, slot, mask, fact_count, words, False) and rows_hold(
+        ring, slot, mask, fact_count, words, True
+    )
 
 
 @kernel
-def rows_hold(ring, mask, fact_count, words, later):
+def rows_hold(ring, slot, mask, fact_count, words, later):
     """For every fact p of ``mask``: does the row {p, p} (``later``: every row {p, q}, q > p a
     fact of ``mask``) hold all of ``mask``?"""
     for w in range(words):
@@ -110,15 +105,15 @@ def rows_hold(ring, mask, fact_count, words, later):
             p = w * 64 + trailing_zeros(known)
             known &= known - np.uint64(1)
             if later:
-                if not later_rows_hold(ring, p, mask, fact_count, words):
+                if not later_rows_hold(ring, slot, p, mask, fact_count, words):
                     return False
-            elif not row_holds(ring, (p * fact_count + p) * words, mask, words):
+            elif not row_holds(ring, slot, (p * fact_count + p) * words, mask, words):
                 return False
     return True
 
 
 @kernel
-def later_rows_hold(ring, p, mask, fact_count, words):
+def later_rows_hold(ring, slot, p, mask, fact_count, words):
     """Do the rows {p, q} of the family, for every fact q > p of ``mask``, hold all of ``mask``?"""
     for v in range(p // 64, words):
         partners = mask[v]
@@ -127,16 +122,16 @@ def later_rows_hold(ring, p, mask, fact_count, words):
         while partners:
             q = v * 64 + trailing_zeros(partners)
             partners &= partners - np.uint64(1)
-            if not row_holds(ring, (p * fact_count + q) * words, mask, words):
+            if not row_holds(ring, slot, (p * fact_count + q) * words, mask, words):
                 return False
     return True
 
 
 @kernel
-def row_holds(ring, row, mask, words):
-    """Does the family's row starting at ``ring[row]`` hold every fact of ``mask``?"""
+def row_holds(ring, slot, row, mask, words):
+    """Does the family's row starting at ``ring[slot, row]`` hold every fact of ``mask``?"""
     for w in range(words):
-        if ring[row + w] & mask[w] != mask[w]:
+        if ring[slot, row + w] & mask[w] != mask[w]:
             return False
     return True
 
@@ -156,7 +151,7 @@ def known_dead_family(state, params, tables):
     ring, facts = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS]
     for at in range(fill):
         slot = order[at]
-        if holds_every_set(ring[slot], facts[slot], mask, header[HEADER_FACTS], header[HEADER_WORDS]):
+        if holds_every_set(ring, facts, slot, mask, header[HEADER_FACTS], header[HEADER_WORDS]):
             header[HEADER_FAMILY_DEAD] += 1
             to_front(order, at)
             return True
