@@ -48,6 +48,7 @@ NO_SHRINK = (Phase.explicit, Phase.generate)
 NODE_LIMITS = Limits(max_nodes=3_000_000, time_limit=None)
 MOVES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
 SCORES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
+LANDING = np.zeros(52, dtype=np.int64)
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 REDUCTIONS = {
@@ -70,7 +71,7 @@ MAX_STATES = {"yukon": 1500, "russian": 1500, "milligan": 600}
 
 
 def engine_moves(packed, options: int = 0, deal_score: int = 0) -> list[int]:
-    count = moves.generate_moves(packed.state, packed.params, options, deal_score, MOVES, SCORES)
+    count = moves.generate_moves(packed.state, packed.params, options, deal_score, MOVES, SCORES, LANDING)
     assert count >= 0, "move list overflowed"
     return [int(move) for move in MOVES[:count]]
 

@@ -492,3 +492,39 @@ def test_widened_dead_tables_spare_positions():
     assert dead_end_counters()["widen_kept"] > 0
     assert narrow.status == wide.status == UNSOLVABLE
     assert wide.nodes * 5 < narrow.nodes, (wide.nodes, narrow.nodes)
+
+
+def plainly_covered(tables, board: Board, rules: Rules) -> bool:
+    """Is every pair of the position's facts in the table stored first in the ring (read
+    plainly: each fact's row holds every fact)?"""
+    packed = pack(board, rules)
+    assert h2.position_facts(packed.state, packed.params, tables)
+    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
+    mask = tables[h2.H2_POSITION_MASK]
+    facts = [fact for fact in range(count) if (int(mask[fact >> 6]) >> (fact & 63)) & 1]
+    table = tables[h2.H2_RING][int(tables[h2.H2_RING_ORDER][0])]
+    return all((int(table[p, q >> 6]) >> (q & 63)) & 1 for p in facts for q in facts)
+
+
+@one_deck
+def test_the_ring_check_equals_a_plain_reading_of_the_table(rules):
+    """The ring's check reads only the rows of the facts that the last position its table held
+    lacks (``nogoods``, "The check"). On the positions a search meets around a dead end, checked
+    one after another as a search would (each twice: a position the table does not hold must not
+    become the last one), it says dead exactly where a plain reading of the
+    stored (widened) table finds every pair of the position's facts."""
+    rng = random.Random(len(rules.label()))
+    seen = Counter()
+    for _ in range(40):
+        root = dealt_board(rules, rng.randint(1, 31999))
+        dead, around = cousins(root, rules, rng)
+        if dead is None:
+            continue
+        tables = remembered(root, dead, rules, True)
+        for board in [board for board in [*around, dead, *around[::-1]] for _ in range(2)]:
+            expected = plainly_covered(tables, board, rules)
+            assert covers(tables, board, rules) == expected, board.to_text()
+            seen[expected] += 1
+        if seen[True] >= 20 and seen[False] >= 20:
+            break
+    assert seen[True] > 0 and seen[False] > 0, seen

@@ -35,7 +35,7 @@ import numpy as np
 
 from solver.engine.apply import apply_move
 from solver.engine.cards import builds_on, rank_of
-from solver.engine.jit import kernel
+from solver.engine.jit import allocating_kernel, kernel
 from solver.engine.layout import (
     CAPACITY,
     CARD_COUNT,
@@ -177,7 +177,7 @@ def is_won(state, params):
     return cards_home(state, params) == params[CARD_COUNT]
 
 
-@kernel
+@allocating_kernel
 def play(state, params, zobrist, column_keys, seed, max_moves, line):
     """Play greedily from a true position (changed in place) until won, stuck or
     ``max_moves`` moves; the moves go into ``line``. Returns (won, moves played)."""
@@ -200,7 +200,7 @@ def play(state, params, zobrist, column_keys, seed, max_moves, line):
     return is_won(state, params), played
 
 
-@kernel
+@allocating_kernel
 def play_runs(state, params, zobrist, column_keys, seeds, max_moves):
     """One greedy game per seed from the same true position (left unchanged); returns
     1 for each game won, else 0."""

@@ -70,8 +70,10 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     header[HEADER_...]      sizes and counters (see below)
     ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
     ring_order[i]           the ring's slots, the most recently useful first (``nogoods``)
+    ring_last[slot, w]      the facts of the last position each table was found to hold
     before[p, w]            scratch: the pair table before ``nogoods.widen`` tries a wider start
     wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
+    wider[w]                scratch: the start ``nogoods.widen`` tries
     triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it
     triple_scratch[0|1, w]  ``h3``'s scratch rows
     family_ring[slot, (p * facts + q) * words + w]   ``triple_nogoods``' remembered dead
@@ -79,13 +81,15 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
                             lazily paged; a stored Yukon family touches 5-6 MiB)
     family_ring_facts[slot, w], family_ring_order[i]   their facts, and the slots most recently
                             useful first (``triple_nogoods``)
+    family_ring_last[slot, w]   the facts of the last position the family was found to hold
 """
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.engine.bits import copy_words, set_bit
 from solver.engine.cards import builds_on, rank_of
-from solver.engine.jit import kernel
+from solver.engine.jit import allocating_kernel, kernel
 from solver.engine.layout import (
     CAPACITY,
     CARD_COUNT,
@@ -120,8 +124,8 @@ MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
 H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
 H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
 H2_RING_ORDER, H2_BEFORE, H2_WIDE_START, H2_TRIPLES, H2_TRIPLE_SCRATCH = 12, 13, 14, 15, 16
-H2_FAMILY_RING, H2_FAMILY_RING_FACTS, H2_FAMILY_RING_ORDER = 17, 18, 19
-H2_TABLE_COUNT = 20
+H2_FAMILY_RING, H2_FAMILY_RING_FACTS, H2_FAMILY_RING_ORDER, H2_FAMILY_RING_LAST, H2_WIDER = 17, 18, 19, 20, 21
+H2_RING_LAST, H2_TABLE_COUNT = 22, 23
 # header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
 # HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
 HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
@@ -153,6 +157,7 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_RING] = np.zeros((RING_SIZE, MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_RING_FACTS] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
     tables[H2_RING_ORDER] = np.arange(RING_SIZE, dtype=np.int64)
+    tables[H2_RING_LAST] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
     tables[H2_BEFORE] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
     tables[H2_WIDE_START] = np.zeros(WORDS, dtype=np.uint64)
     tables[H2_TRIPLES] = np.zeros((MAX_FACTS, MAX_FACTS, WORDS), dtype=np.uint64)  # 16 MiB, lazily paged
@@ -160,6 +165,8 @@ def make_tables() -> tuple[np.ndarray, ...]:
     tables[H2_FAMILY_RING] = np.zeros((FAMILY_RING_SIZE, MAX_FACTS * MAX_FACTS * WORDS), dtype=np.uint64)
     tables[H2_FAMILY_RING_FACTS] = np.zeros((FAMILY_RING_SIZE, WORDS), dtype=np.uint64)
     tables[H2_FAMILY_RING_ORDER] = np.arange(FAMILY_RING_SIZE, dtype=np.int64)
+    tables[H2_FAMILY_RING_LAST] = np.zeros((FAMILY_RING_SIZE, WORDS), dtype=np.uint64)
+    tables[H2_WIDER] = np.zeros(WORDS, dtype=np.uint64)
     return tuple(tables)
 
 
@@ -243,26 +250,6 @@ def note_facts(listed, mask, facts, count):
 
 
 @kernel
-def set_bit(words, bit):
-    """Set ``bit`` of a bitset of uint64 words."""
-    words[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-
-
-@kernel
-def copy_words(target, source, words):
-    """Copy the first ``words`` words of ``source`` into ``target`` (a loop: an array
-    assignment would compile numba's shape-error machinery into every caller)."""
-    for w in range(words):
-        target[w] = source[w]
-
-
-@kernel
-def has_bit(words, bit):
-    """Is ``bit`` of a bitset of uint64 words set?"""
-    return (words[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
-
-
-@kernel
 def up_fact(facts, below):
     """up(below) when ``below`` is a card; NO_FACT for a base (an empty column turns nothing)."""
     return facts[FACT_UP, below] if below < BASE else NO_FACT
@@ -304,7 +291,7 @@ def list_card_actions(params, tables, card, count, pre, add, delete):
     return count
 
 
-@kernel
+@allocating_kernel
 def build_tables(state, params, tables):
     """Build the facts and actions of the deal at ``state`` (its root) into ``tables`` and
     reset the counters and the ring; where the encoding does not apply (or its tables would
@@ -445,19 +432,22 @@ def every_home_pair(reach):
 @kernel
 def h2_dead(state, params, tables):
     """Is the position at ``state`` lost by the pairwise test (two home facts, or one, never
-    reachable together)?
-    False whenever the tables do not apply. The full pair table of a dead position is left
-    in ``reach`` (see ``nogoods``).
+    reachable together)? False whenever the tables do not apply."""
+    if tables[H2_HEADER][HEADER_FACTS] == 0:
+        return False
+    return position_facts(state, params, tables) and facts_dead(tables)
+
+
+@kernel
+def facts_dead(tables):
+    """``h2_dead`` of the position whose facts are in ``position_mask``. The full pair table of a
+    dead position is left in ``reach`` (see ``nogoods``).
 
     The fixpoint runs in sweeps over the actions; an action is looked at again only when the
     row of one of its preconditions grew since it was last looked at (applicable or not; its
     own additions only pair facts it adds, which it would add again)."""
     header = tables[H2_HEADER]
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
-    if fact_count == 0:
-        return False
-    if not position_facts(state, params, tables):
-        return False
     header[HEADER_CALLS] += 1
     reach, mask = tables[H2_REACH], tables[H2_POSITION_MASK]
     checked_at, grew_at = tables[H2_CHECKED_AT], tables[H2_GREW_AT]

@@ -49,6 +49,7 @@ the proof of a root flagged dead is a search of it, exhausted at once.
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.engine.bits import has_bit, set_bit
 from solver.engine.h2 import (
     ADD,
     ADD_COUNT,
@@ -70,9 +71,7 @@ from solver.engine.h2 import (
     MASK_PRE,
     PRE,
     PRE_COUNT,
-    has_bit,
     position_facts,
-    set_bit,
 )
 from solver.engine.jit import kernel
 from solver.engine.layout import position_keys

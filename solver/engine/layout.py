@@ -43,7 +43,7 @@ on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
 The search (``search``) keeps the rest of its state in two more places, so that it can stop
 and go on:
 
-The stack, a tuple of arrays, int32 but for ``STACK_ENTERED`` and ``STACK_TESTED`` (made by
+The stack, a tuple of arrays, int32 but for ``STACK_ENTERED``, ``STACK_TESTED`` and ``STACK_LANDING`` (made by
 ``make_stack``): the move lists of the positions on the path lie one after another in one
 buffer, so a deep path costs only the moves its positions have (a depth-first search of a large
 space makes paths of tens of thousands of moves, with foundation return especially):
@@ -59,6 +59,7 @@ space makes paths of tens of thousands of moves, with foundation return especial
                                     position at ``depth``: how much it has searched below it since
     stack[STACK_TESTED][depth]      (int8) 1 once the position at ``depth`` had the full pairwise
                                     test
+    stack[STACK_LANDING][card]      (int64) scratch for ``moves.landing_columns``
 
 The control block, one int64 array (made by ``search.make_control``):
 
@@ -98,7 +99,7 @@ ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
 STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS, STACK_ENTERED = range(7)
-STACK_TESTED, STACK_SIZE = 7, 8
+STACK_TESTED, STACK_LANDING, STACK_SIZE = 7, 8, 9
 MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
@@ -145,6 +146,7 @@ def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     stack[STACK_SCORES] = np.zeros(MOVE_LIST_SIZE, dtype=np.int32)
     stack[STACK_ENTERED] = np.zeros(max_depth, dtype=np.int64)
     stack[STACK_TESTED] = np.zeros(max_depth, dtype=np.int8)
+    stack[STACK_LANDING] = np.zeros(52, dtype=np.int64)
     return tuple(stack)
 
 

@@ -100,8 +100,6 @@ survive it and its search space is far smaller, but some need such a move: in KP
 47, 7D leaves 8S for 8C so that 6S can later carry 8S onto the 7D (a test pins it).
 """
 
-import numpy as np
-
 from solver.engine.cards import builds_on, rank_of, red, suit_of
 from solver.engine.jit import kernel
 from solver.engine.layout import (
@@ -252,10 +250,11 @@ def no_rival_copy(state, params, card):
 
 
 @kernel
-def generate_moves(state, params, options, deal_score, moves, scores):
+def generate_moves(state, params, options, deal_score, moves, scores, landing):
     """Fill ``moves`` with the legal moves (less those the reductions drop), best first, the
     stock deal scored ``deal_score`` against the others; return how many. Returns -1 if they
-    did not fit in ``moves``."""
+    did not fit in ``moves``. ``scores`` (MOVE_LIST_SIZE) and ``landing`` (52, int64) are
+    scratch."""
     if options & SAFE_FOUNDATION:
         forced = safe_foundation_move(state, params)
         if forced >= 0:
@@ -277,7 +276,7 @@ def generate_moves(state, params, options, deal_score, moves, scores):
             empty_columns |= 1 << column
             if first_empty < 0:
                 first_empty = column
-    landing = landing_columns(state, params, options, first_empty)
+    landing_columns(state, params, options, first_empty, landing)
     count = 0
     for source in range(column_count):
         length = state[lengths + source]
@@ -363,11 +362,11 @@ def kings_to_skip(state, params, source, index):
 
 
 @kernel
-def landing_columns(state, params, options, first_empty):
-    """For every card, the bit set of columns a packet led by it may move to: columns whose
-    exposed card it builds on, and for a King the empty columns (only the first of them
-    under FIRST_EMPTY_ONLY)."""
-    landing = np.zeros(52, dtype=np.int64)
+def landing_columns(state, params, options, first_empty, landing):
+    """Fill ``landing[card]`` with the bit set of columns a packet led by the card may move
+    to: columns whose exposed card it builds on, and for a King the empty columns (only the
+    first of them under FIRST_EMPTY_ONLY)."""
+    landing[:] = 0
     capacity = params[CAPACITY]
     for target in range(params[COLUMNS]):
         length = state[params[LENGTHS] + target]
@@ -384,7 +383,6 @@ def landing_columns(state, params, options, first_empty):
             card = suit * 13 + rank - 1
             if builds_on(card, exposed, params[SAME_SUIT]):
                 landing[card] |= 1 << target
-    return landing
 
 
 @kernel

@@ -28,8 +28,14 @@ home. The widening costs one fixpoint per card and base (five for a card that fa
 only when the full test proved a position dead. On KPat 3000028 the search then needs 0.8 M
 positions instead of 7.4 M (benchmarks/README.md, "Widened dead tables").
 
-The check costs one pass over t's facts per remembered table (its rows ANDed with t's fact
-set); it runs before the full test, which it spares where it succeeds.
+The check. A pair table holds each pair in both rows (``h2.add_pairs``; a start is every pair of
+a set of facts), so every pair of t's facts is in R_s when the row of each fact of t holds all of
+t's facts. Each slot also keeps the facts of the last position u it was found to hold
+(``ring_last``, emptied when a table is stored): the pairs within u's facts are in R_s, so
+every pair of t's facts not among them has a fact d of t that u lacks, and only the rows of
+those facts d are read (a move changes a few facts, and a table goes on proving positions dead
+near the last). A check first compares t's facts with the table's reachable facts (a few words,
+which refuses most tables); it runs before the full test, which it spares where it succeeds.
 
 Which tables are kept: ``ring_order`` lists the slots most recently useful first (a table moves
 to the front when it is stored and each time it proves a position dead). Tables are tried in
@@ -46,6 +52,7 @@ chosen): never more positions on the hard list and four more KPat deals at 40 M 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.engine.bits import copy_words, has_bit, set_bit
 from solver.engine.h2 import (
     BASE,
     FACT_CLEAR,
@@ -60,8 +67,10 @@ from solver.engine.h2 import (
     H2_REACH,
     H2_RING,
     H2_RING_FACTS,
+    H2_RING_LAST,
     H2_RING_ORDER,
     H2_WIDE_START,
+    H2_WIDER,
     HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_NOGOOD_CALLS,
@@ -73,13 +82,9 @@ from solver.engine.h2 import (
     HEADER_WORDS,
     MAX_COLUMNS,
     NO_FACT,
-    WORDS,
     close,
-    copy_words,
     every_home_pair,
-    has_bit,
     position_facts,
-    set_bit,
 )
 from solver.engine.jit import kernel
 
@@ -98,6 +103,7 @@ def remember_dead(tables, wide):
     ring = tables[H2_RING][slot]
     copy_table(ring, reach, fact_count, words)
     reachable[:] = 0
+    tables[H2_RING_LAST][slot][:] = 0  # no position known to be held yet
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
             set_bit(reachable, fact)
@@ -126,36 +132,44 @@ def copy_table(target, source, fact_count, words):
 @kernel
 def covered(tables, slot, words):
     """Does remembered table ``slot`` hold every pair of the position's facts? First, cheaply:
-    is each of them reachable there? (Indexed without slicing: a view per slot costs more than
-    the check.)"""
+    is each of them reachable there? Then the rows of the facts that the last position it held
+    (``ring_last``) lacked: see "The check" above. When it holds them all, the position becomes
+    the last one. (Indexed without slicing: a view per slot costs more than the check.)"""
     ring, reachable, mask = tables[H2_RING], tables[H2_RING_FACTS], tables[H2_POSITION_MASK]
+    last = tables[H2_RING_LAST]
     for w in range(words):
         if mask[w] & ~reachable[slot, w] != 0:
             return False
     for w in range(words):
-        known = mask[w]
-        while known:
-            fact = w * 64 + trailing_zeros(known)
-            known &= known - np.uint64(1)
+        new = mask[w] & ~last[slot, w]
+        while new:
+            fact = w * 64 + trailing_zeros(new)
+            new &= new - np.uint64(1)
             for v in range(words):
                 if ring[slot, fact, v] & mask[v] != mask[v]:
                     return False
+    for w in range(words):
+        last[slot, w] = mask[w]
     return True
 
 
 @kernel
 def known_dead(state, params, tables):
-    """Is every fact pair of the position at ``state`` in a remembered dead table (tried most
+    """Is every fact pair of the position at ``state`` in a remembered dead table?"""
+    header = tables[H2_HEADER]
+    if header[HEADER_FACTS] == 0 or header[HEADER_RING_FILL] == 0:
+        return False
+    return position_facts(state, params, tables) and held_by_ring(tables)
+
+
+@kernel
+def held_by_ring(tables):
+    """Is every pair of the facts in ``position_mask`` in a remembered dead table (tried most
     recently useful first; the one that says so moves to the front)?"""
     header = tables[H2_HEADER]
-    fill = header[HEADER_RING_FILL]
-    if header[HEADER_FACTS] == 0 or fill == 0:
-        return False
-    if not position_facts(state, params, tables):
-        return False
     header[HEADER_NOGOOD_CALLS] += 1
     order = tables[H2_RING_ORDER]
-    for at in range(fill):
+    for at in range(header[HEADER_RING_FILL]):
         if covered(tables, order[at], header[HEADER_WORDS]):
             header[HEADER_NOGOOD_DEAD] += 1
             to_front(order, at)
@@ -189,7 +203,7 @@ def widen(tables):
     header = tables[H2_HEADER]
     words = header[HEADER_WORDS]
     start = tables[H2_WIDE_START]
-    wider = np.zeros(WORDS, dtype=np.uint64)
+    wider = tables[H2_WIDER]
     copy_words(start, tables[H2_POSITION_MASK], words)
     for entity in range(ENTITIES):
         if widened(tables, entity, EVERY_GROUP, start, wider, words) or entity >= BASE:

@@ -100,7 +100,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.cards import builds_on, rank_of, suit_of
-from solver.engine.jit import kernel
+from solver.engine.jit import allocating_kernel, kernel
 from solver.engine.layout import (
     CAPACITY,
     CARD_COUNT,
@@ -183,7 +183,7 @@ def twin_of(card):
     return (3 - suit_of(card)) * 13 + rank_of(card) - 1
 
 
-@kernel
+@allocating_kernel
 def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
     some pair of twins on the table such that either order leaves a card never home? Only the
@@ -197,7 +197,8 @@ def twins_hopeless(state, params):
     sets = np.empty_like(start)
     rounds = np.empty((MAX_ROUNDS, ROUND_FIELDS), dtype=np.uint64)
     left_in = np.empty(52, dtype=np.int8)
-    lost, weak = derive(params, restart(sets, start), below, -1, empty, outside, rounds, left_in)
+    restart(sets, start)
+    lost, weak = derive(params, sets, below, -1, empty, outside, rounds, left_in)
     if lost:
         return True
     pairs = weak & twin_cards(weak) & SPADES_AND_HEARTS
@@ -226,11 +227,10 @@ def later_twin_lost(params, sets, start, below, outside, rounds, left_in, card):
 
 @kernel
 def restart(sets, start):
-    """Copy the events true now (``start``) into ``sets`` for a new derivation; return ``sets``."""
+    """Copy the events true now (``start``) into ``sets`` for a new derivation."""
     for row in range(SET_ROWS):
         for copy in range(2):
             sets[row, copy] = start[row, copy]
-    return sets
 
 
 @kernel
@@ -241,7 +241,7 @@ def twin_cards(cards):
     return clubs | (diamonds << np.uint64(13)) | (hearts << np.uint64(26)) | (spades << np.uint64(39))
 
 
-@kernel
+@allocating_kernel
 def read_table(state, params, watched, later_twin):
     """The events true now: ``sets`` with the places on the table, face up and exposed now, and
     the cards the twin rule holds for (see ``twin_rule_holds``), and ``below[copy * 52 + card]``,
@@ -299,7 +299,7 @@ def outside_cards(state, params):
     return home, stock
 
 
-@kernel
+@allocating_kernel
 def hopeless(state, params, watched=NOWHERE, later_twin=NOWHERE):
     """Is some card certain never to reach a foundation?
 

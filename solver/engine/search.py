@@ -40,11 +40,14 @@ from solver.engine.apply import apply_move, undo_move
 from solver.engine.h2 import (
     H2_HEADER,
     HEADER_FACTS,
+    HEADER_FAMILY_FILL,
     HEADER_PAIRS_ON,
+    HEADER_RING_FILL,
     HEADER_ROOT_DEAD,
     HEADER_ROOT_FIRST,
     HEADER_ROOT_SECOND,
-    h2_dead,
+    facts_dead,
+    position_facts,
 )
 from solver.engine.h3 import h3_dead
 from solver.engine.jit import kernel
@@ -73,6 +76,7 @@ from solver.engine.layout import (
     STACK_APPLIED,
     STACK_COUNTS,
     STACK_ENTERED,
+    STACK_LANDING,
     STACK_MOVES,
     STACK_NEXT,
     STACK_SCORES,
@@ -94,7 +98,7 @@ from solver.engine.moves import (
     WIDE_NOGOODS,
     generate_moves,
 )
-from solver.engine.nogoods import known_dead, remember_dead
+from solver.engine.nogoods import held_by_ring, remember_dead
 from solver.engine.prune import (
     NOWHERE,
     hopeless,
@@ -104,7 +108,7 @@ from solver.engine.prune import (
     watched_place,
 )
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
-from solver.engine.triple_nogoods import known_dead_family, remember_family
+from solver.engine.triple_nogoods import held_by_family, remember_family
 
 # statuses (control[CONTROL_STATUS])
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
@@ -152,7 +156,7 @@ def remaining_cost(state, params):
 
 
 @kernel
-def expand(state, params, control, moves, start, scores):
+def expand(state, params, control, moves, start, scores, landing):
     """Generate a position's moves into ``moves`` from ``start`` on; return how many to
     search. A move list that overflowed (or would overflow the buffer), or one cut by the
     branch limit, marks the search truncated."""
@@ -161,7 +165,7 @@ def expand(state, params, control, moves, start, scores):
         return 0
     listed = moves[start : start + MOVE_LIST_SIZE]
     count = generate_moves(
-        state, params, control[CONTROL_OPTIONS], control[CONTROL_DEAL_SCORE], listed, scores
+        state, params, control[CONTROL_OPTIONS], control[CONTROL_DEAL_SCORE], listed, scores, landing
     )
     if count < 0:
         control[CONTROL_TRUNCATED] = 1
@@ -178,16 +182,20 @@ def pairs_dead(state, params, control, dead_ends, due):
     """The pairwise dead-end tests the options ask for: the remembered dead tables
     (``nogoods``) and the remembered dead families of triples (``triple_nogoods``) on every
     position, the full test (``h2``) where ``due``; a position the full test proves dead is
-    remembered."""
-    use_nogoods = (control[CONTROL_OPTIONS] & NOGOODS) != 0
-    if use_nogoods and known_dead(state, params, dead_ends):
-        return True
-    if (control[CONTROL_OPTIONS] & PATH_TRIPLES) != 0 and known_dead_family(state, params, dead_ends):
-        return True
-    if not due or not h2_dead(state, params, dead_ends):
+    remembered. The position's facts are read once for all of them."""
+    header, options = dead_ends[H2_HEADER], control[CONTROL_OPTIONS]
+    ring = (options & NOGOODS) != 0 and header[HEADER_RING_FILL] > 0
+    families = (options & PATH_TRIPLES) != 0 and header[HEADER_FAMILY_FILL] > 0
+    if not (ring or families or due) or header[HEADER_FACTS] == 0:
         return False
-    if use_nogoods:
-        remember_dead(dead_ends, (control[CONTROL_OPTIONS] & WIDE_NOGOODS) != 0)
+    if not position_facts(state, params, dead_ends):
+        return False
+    if (ring and held_by_ring(dead_ends)) or (families and held_by_family(dead_ends)):
+        return True
+    if not due or not facts_dead(dead_ends):
+        return False
+    if options & NOGOODS:
+        remember_dead(dead_ends, (options & WIDE_NOGOODS) != 0)
     return True
 
 
@@ -326,7 +334,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     ):
         counts[0] = 0
     else:
-        counts[0] = expand(state, params, control, moves, 0, scores)
+        counts[0] = expand(state, params, control, moves, 0, scores, stack[STACK_LANDING])
     next_index[0] = 0
     control[CONTROL_STATUS] = RUNNING
 
@@ -350,7 +358,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     entries, counters = table[TABLE_ENTRIES], table[TABLE_COUNTERS]
     moves, counts, next_index = stack[STACK_MOVES], stack[STACK_COUNTS], stack[STACK_NEXT]
     applied, scores, starts = stack[STACK_APPLIED], stack[STACK_SCORES], stack[STACK_STARTS]
-    entered, tested = stack[STACK_ENTERED], stack[STACK_TESTED]
+    entered, tested, landing = stack[STACK_ENTERED], stack[STACK_TESTED], stack[STACK_LANDING]
     max_depth = counts.shape[0] - 1
     ida = control[CONTROL_MODE] == IDA
     card_count = params[CARD_COUNT]
@@ -403,7 +411,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]
-            counts[child] = expand(state, params, control, moves, starts[child], scores)
+            counts[child] = expand(state, params, control, moves, starts[child], scores, landing)
         next_index[child] = 0
         entered[child] = nodes
         depth = child

@@ -9,12 +9,12 @@ engine like any line, so a false match could only ever raise, never be reported.
 import numpy as np
 
 from solver.engine.apply import apply_move, undo_move
-from solver.engine.jit import kernel
+from solver.engine.jit import allocating_kernel, kernel
 from solver.engine.layout import MOVE_LIST_SIZE, ordered_keys
 from solver.engine.moves import TURNED, generate_moves
 
 
-@kernel
+@allocating_kernel
 def line_keys(state, params, zobrist, column_keys, line, keys):
     """Fill ``keys[i]`` with the ordered keys of the position after ``i`` moves of the line,
     then return the state to where it started."""
@@ -46,7 +46,7 @@ def find_position(keys, order, first, second):
     return latest
 
 
-@kernel
+@allocating_kernel
 def shortcut_line(state, params, zobrist, column_keys, line, keys, order, shortened):
     """Write the shortened line into ``shortened``; return its length. ``state`` must be
     the position the line starts from; it ends at the line's last position. ``keys`` are
@@ -56,12 +56,13 @@ def shortcut_line(state, params, zobrist, column_keys, line, keys, order, shorte
     count = line.shape[0]
     moves = np.empty(MOVE_LIST_SIZE, dtype=np.int32)
     scores = np.empty(MOVE_LIST_SIZE, dtype=np.int32)
+    landing = np.empty(52, dtype=np.int64)
     index = 0
     kept = 0
     while index < count:
         best_move = line[index] & ~TURNED
         best_index = index + 1
-        for i in range(max(generate_moves(state, params, 0, 0, moves, scores), 0)):
+        for i in range(max(generate_moves(state, params, 0, 0, moves, scores, landing), 0)):
             made = apply_move(state, params, zobrist, column_keys, moves[i])
             first, second = ordered_keys(state, params, zobrist, column_keys)
             reached = find_position(keys, order, first, second)

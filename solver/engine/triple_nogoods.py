@@ -26,25 +26,34 @@ the four families the path tests stored proved 86,665 later positions dead, and 
 in 1.6 M positions, where without them it stayed unknown after 60 s (benchmarks/README.md,
 "Remembered families of triples").
 
-The check costs a pass over t's fact pairs per family: first t's facts against the family's single
-facts (``family_ring_facts``: a few words, which rejects most families), then each row
-``Phi_s[p, q]`` (p <= q both facts of t) against t's fact set. A position it proves dead costs
-the full pass, some tens of microseconds. The ring keeps the most recently useful families, as
+The check. The family holds each set in every order of its facts (``h3.put``), so a set {d, x, y}
+is in it exactly when the row ``Phi_s[d, x]`` holds y, and every set of at most three of t's
+facts is in it when, for every fact d of t, each row ``Phi_s[d, x]`` (x a fact of t) holds all of
+t's facts. Each slot also keeps the facts of the last position u it was found to hold
+(``family_ring_last``, emptied when a family is stored): the sets within u's facts are in the
+family, so every set of t's facts not among them has a fact d of t that u lacks, and only the
+rows of those facts d are read. A check first compares t's facts with the family's single facts
+(``family_ring_facts``: a few words, which refuses most families), then reads those rows, some
+hundreds where a full pass reads tens of thousands (the positions a family proves dead in a row
+differ by a move or two: on KPat 5000010 the solve takes 25.8 s instead of 32.4, the same
+positions). The ring keeps the most recently useful families, as
 ``nogoods`` does (a family that proved something dead tends to go on doing so in the same region
 of the search); 8 slots, as 32 decided nothing more (PySolFC 1296 and 9885 stayed unknown at 60 s,
 their families proving 611,177 and 231,448 positions dead instead of 602,642 and 147,764), and a
 stored family touches 5-6 MiB.
 
-Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order`` and the
-header's ``HEADER_FAMILY_...`` slots.
+Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order``,
+``family_ring_last`` and the header's ``HEADER_FAMILY_...`` slots.
 """
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.engine.bits import has_bit, set_bit
 from solver.engine.h2 import (
     H2_FAMILY_RING,
     H2_FAMILY_RING_FACTS,
+    H2_FAMILY_RING_LAST,
     H2_FAMILY_RING_ORDER,
     H2_HEADER,
     H2_POSITION_MASK,
@@ -54,9 +63,7 @@ from solver.engine.h2 import (
     HEADER_FAMILY_DEAD,
     HEADER_FAMILY_FILL,
     HEADER_WORDS,
-    has_bit,
     position_facts,
-    set_bit,
 )
 from solver.engine.jit import kernel
 from solver.engine.nogoods import claim_slot, to_front
@@ -72,6 +79,7 @@ def remember_family(tables):
     triples, ring = tables[H2_TRIPLES], tables[H2_FAMILY_RING][slot]
     facts = tables[H2_FAMILY_RING_FACTS][slot]
     facts[:] = 0
+    tables[H2_FAMILY_RING_LAST][slot][:] = 0  # no position known to be held yet
     for p in range(fact_count):
         for q in range(fact_count):
             row = (p * fact_count + q) * words
@@ -82,47 +90,41 @@ def remember_family(tables):
 
 
 @kernel
-def holds_every_set(ring, facts, slot, mask, fact_count, words):
+def holds_every_set(ring, facts, last, slot, mask, fact_count, words):
     """Does the family in ``ring[slot]`` (its single facts ``facts[slot]``) hold every set of at
-    most three of the facts in ``mask``? Single facts first, then the rows {p, p} (each fact with
-    every pair it makes), then the rows {p, q}, p < q: the cheap refusals come first. (Indexed
-    without slicing, as ``nogoods.covered`` is: a view per slot costs more than most checks.)"""
+    most three of the facts in ``mask``? Its single facts first (a few words, which refuse most
+    families); then, for each fact d of ``mask`` that the last position it held
+    (``last[slot]``) lacked, the rows {d, x}, x a fact of ``mask``: the sets within the last
+    position's facts are known to be held (see "The check" above). When it holds them all,
+    ``mask`` becomes the last position. (Indexed without slicing, as ``nogoods.covered`` is: a
+    view per slot costs more than most checks.)"""
     for w in range(words):
         if mask[w] & ~facts[slot, w] != 0:
             return False
-    return rows_hold(ring, slot, mask, fact_count, words, False) and rows_hold(
-        ring, slot, mask, fact_count, words, True
-    )
-
-
-@kernel
-def rows_hold(ring, slot, mask, fact_count, words, later):
-    """For every fact p of ``mask``: does the row {p, p} (``later``: every row {p, q}, q > p a
-    fact of ``mask``) hold all of ``mask``?"""
     for w in range(words):
-        known = mask[w]
-        while known:
-            p = w * 64 + trailing_zeros(known)
-            known &= known - np.uint64(1)
-            if later:
-                if not later_rows_hold(ring, slot, p, mask, fact_count, words):
-                    return False
-            elif not row_holds(ring, slot, (p * fact_count + p) * words, mask, words):
+        new = mask[w] & ~last[slot, w]
+        while new:
+            d = w * 64 + trailing_zeros(new)
+            new &= new - np.uint64(1)
+            if not rows_hold(ring, slot, d, mask, fact_count, words):
                 return False
+    for w in range(words):
+        last[slot, w] = mask[w]
     return True
 
 
 @kernel
-def later_rows_hold(ring, slot, p, mask, fact_count, words):
-    """Do the rows {p, q} of the family, for every fact q > p of ``mask``, hold all of ``mask``?"""
-    for v in range(p // 64, words):
-        partners = mask[v]
-        if v == p // 64:
-            partners &= ~((np.uint64(2) << np.uint64(p % 64)) - np.uint64(1))  # only q > p
-        while partners:
-            q = v * 64 + trailing_zeros(partners)
-            partners &= partners - np.uint64(1)
-            if not row_holds(ring, slot, (p * fact_count + q) * words, mask, words):
+def rows_hold(ring, slot, d, mask, fact_count, words):
+    """Do the rows {d, x} of the family, x every fact of ``mask`` (d first), hold all of
+    ``mask``?"""
+    if not row_holds(ring, slot, (d * fact_count + d) * words, mask, words):
+        return False
+    for w in range(words):
+        known = mask[w]
+        while known:
+            x = w * 64 + trailing_zeros(known)
+            known &= known - np.uint64(1)
+            if not row_holds(ring, slot, (d * fact_count + x) * words, mask, words):
                 return False
     return True
 
@@ -138,20 +140,24 @@ def row_holds(ring, slot, row, mask, words):
 
 @kernel
 def known_dead_family(state, params, tables):
-    """Does a remembered dead family hold every set of the position's facts (tried most recently
-    useful first; the one that does moves to the front)?"""
+    """Does a remembered dead family hold every set of the position's facts?"""
     header = tables[H2_HEADER]
-    fill = header[HEADER_FAMILY_FILL]
-    if header[HEADER_FACTS] == 0 or fill == 0:
+    if header[HEADER_FACTS] == 0 or header[HEADER_FAMILY_FILL] == 0:
         return False
-    if not position_facts(state, params, tables):
-        return False
+    return position_facts(state, params, tables) and held_by_family(tables)
+
+
+@kernel
+def held_by_family(tables):
+    """Does a remembered dead family hold every set of the facts in ``position_mask`` (tried
+    most recently useful first; the one that does moves to the front)?"""
+    header = tables[H2_HEADER]
     header[HEADER_FAMILY_CHECKS] += 1
     order, mask = tables[H2_FAMILY_RING_ORDER], tables[H2_POSITION_MASK]
-    ring, facts = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS]
-    for at in range(fill):
+    ring, facts, last = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS], tables[H2_FAMILY_RING_LAST]
+    for at in range(header[HEADER_FAMILY_FILL]):
         slot = order[at]
-        if holds_every_set(ring, facts, slot, mask, header[HEADER_FACTS], header[HEADER_WORDS]):
+        if holds_every_set(ring, facts, last, slot, mask, header[HEADER_FACTS], header[HEADER_WORDS]):
             header[HEADER_FAMILY_DEAD] += 1
             to_front(order, at)
             return True
