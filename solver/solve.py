@@ -197,16 +197,15 @@ class Search:
 
     def path_tests_allowed(self, budget: Budget) -> bool:
         """May a position of the path be tested over triples now (the option on, a depth-first
-        search of a deal with tables and strict rules, the root tested, the ration not used up,
-        and budget left: a call lasts 0.1-0.3 s)? Not with foundation return: there a call costs
-        about twice as much, and on PySolFC 1-10,000's 60 s unknowns the tests decided one deal
-        and held a won one (9753) past its 60 s (benchmarks/README.md, "Remembered families of
-        triples")."""
+        search of a deal with tables, the root tested, the ration not used up, and budget left: a
+        call lasts 0.1-0.3 s)? Foundation return included since the kernels count no references:
+        before, a call there cost about twice a strict one beside a slower search, and the tests
+        held a won deal (PySolFC 9753) past its 60 s; now it is won in 32 s with them
+        (benchmarks/README.md, "Kernels without reference counting")."""
         control, header = self.control, self.dead_ends[h2.H2_HEADER]
         if (
             not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES
             or control[layout.CONTROL_MODE] != search.DFS
-            or self.packed.params[layout.FOUNDATION_RETURN]
         ):
             return False
         if not header[h2.HEADER_ROOT_TRIPLES] or header[h2.HEADER_FACTS] == 0:

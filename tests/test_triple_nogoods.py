@@ -8,7 +8,6 @@ import random
 from collections import Counter
 
 import numpy as np
-import pytest
 from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
 from exhaustive import SOLVED, UNSOLVABLE
 from hypothesis import event, given, settings
@@ -28,7 +27,6 @@ WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(
     moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST | moves.HOPELESS | moves.TWIN_SPLIT
 )
 WALKS, WALK_LENGTH = 6, 80
-STRICT = pytest.mark.parametrize("rules", [Rules("yukon"), Rules("russian")], ids=["yukon", "russian"])
 
 
 def family_flags(tables, board, rules) -> bool:
@@ -158,14 +156,13 @@ def path_tests_everywhere(monkeypatch):
     monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1)
 
 
-@STRICT
+@one_deck
 def test_search_verdicts_are_the_same_with_path_tests_and_families(rules, monkeypatch):
     """The solve with the test over triples on every position of the path with a position below
     it, unrationed, and with the families of the dead ones remembered (the root itself not tested,
     so the path's tests and the families decide), against the search with no dead-end test
-    (neither HOPELESS nor the pairwise tests nor triples), on small positions of both strict
-    one-deck rule sets (the tests do not run with foundation return); the families prove some
-    positions dead."""
+    (neither HOPELESS nor the pairwise tests nor triples), on small positions of every one-deck
+    rule set; the families prove some positions dead."""
     path_tests_everywhere(monkeypatch)
     limits = Limits(max_nodes=3_000, time_limit=None)  # every position tested: keep them few
     seen = Counter()
@@ -207,14 +204,16 @@ def test_path_tests_and_families_cut_a_lost_deal(monkeypatch):
     assert on_path.nodes < root_only.nodes, (on_path.nodes, root_only.nodes)
 
 
-def test_no_path_test_with_foundation_return(monkeypatch):
-    """With foundation return the path is not tested (a call costs about twice as much there):
-    PySolFC 395 with return, every position of the path allowed a test, runs none, while the
-    root is tested."""
+def test_the_path_is_tested_with_foundation_return(monkeypatch):
+    """With foundation return too the path is tested and the families kept: PySolFC 395 with
+    return, every position of the path allowed a test, runs some, and is lost as without them."""
     path_tests_everywhere(monkeypatch)
     monkeypatch.setattr("solver.solve.FIRST_CHUNK", 1_000)
     monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1_000)
-    rules = Rules("yukon", foundation_return=True)
-    checked_solve(deal_board("yukon", 395, "pysol"), rules, moves.ALL_REDUCTIONS, Limits(max_nodes=50_000))
+    board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon", foundation_return=True), Limits()
+    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
+    assert dead_end_counters()["path_triples"] == 0
+    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     counters = dead_end_counters()
-    assert counters["root_triples"] == 1 and counters["path_triples"] == 0, counters
+    assert counters["root_triples"] == 1 and counters["path_triples"] > 0, counters
+    assert on_path.status == root_only.status == UNSOLVABLE

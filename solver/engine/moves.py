@@ -58,7 +58,7 @@ H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability
 TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) leaves two home
     facts never true together gets no moves; tested once a deal, after the solve has searched
     ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict.
-PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; strict rules): once the root was tested over
+PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; one deck): once the root was tested over
     triples, positions of the path with large subtrees are tested too, rationed
     (``solver.solve.Search.test_path_over_triples``), and a dead one is left; the family of
     each dead one is remembered, and nor does any position get moves whose sets of facts all lie
