@@ -6,7 +6,7 @@ increment and decrement of the array's memory record each time an array, or a tu
 is passed to a kernel, taken from a tuple or sliced), and on the search's hot path that
 counting was more than half of all the work: ``perf`` on KPat 3000105 put 60% of the solve's
 samples on the two atomic instructions of ``NRT_incref``/``NRT_decref`` (the dead-end tables
-alone are a tuple of 21 arrays, passed to several kernels per position). The counting is
+alone were a tuple of 20 arrays, passed to several kernels per position). The counting is
 only needed to free arrays a kernel makes, so ``kernel`` compiles without it (numba's
 ``_nrt`` flag off): such a kernel may read, write and slice the arrays it is given, but
 cannot make an array (numba refuses to compile ``np.zeros`` there) and must not return one of
