@@ -31,7 +31,8 @@ WALKS, WALK_LENGTH = 6, 80
 
 def family_flags(tables, board, rules) -> bool:
     packed = pack(board, rules)
-    return bool(triple_nogoods.known_dead_family(packed.state, packed.params, tables))
+    held = h2.position_facts(packed.state, packed.params, tables) and triple_nogoods.held_by_family(tables)
+    return bool(held)
 
 
 def held_in_python(tables) -> bool:

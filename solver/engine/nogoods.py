@@ -84,7 +84,6 @@ from solver.engine.h2 import (
     NO_FACT,
     close,
     every_home_pair,
-    position_facts,
 )
 from solver.engine.jit import kernel
 
@@ -151,15 +150,6 @@ def covered(tables, slot, words):
     for w in range(words):
         last[slot, w] = mask[w]
     return True
-
-
-@kernel
-def known_dead(state, params, tables):
-    """Is every fact pair of the position at ``state`` in a remembered dead table?"""
-    header = tables[H2_HEADER]
-    if header[HEADER_FACTS] == 0 or header[HEADER_RING_FILL] == 0:
-        return False
-    return position_facts(state, params, tables) and held_by_ring(tables)
 
 
 @kernel

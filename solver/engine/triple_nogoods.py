@@ -63,7 +63,6 @@ from solver.engine.h2 import (
     HEADER_FAMILY_DEAD,
     HEADER_FAMILY_FILL,
     HEADER_WORDS,
-    position_facts,
 )
 from solver.engine.jit import kernel
 from solver.engine.nogoods import claim_slot, to_front
@@ -136,15 +135,6 @@ def row_holds(ring, slot, row, mask, words):
         if ring[slot, row + w] & mask[w] != mask[w]:
             return False
     return True
-
-
-@kernel
-def known_dead_family(state, params, tables):
-    """Does a remembered dead family hold every set of the position's facts?"""
-    header = tables[H2_HEADER]
-    if header[HEADER_FACTS] == 0 or header[HEADER_FAMILY_FILL] == 0:
-        return False
-    return position_facts(state, params, tables) and held_by_family(tables)
 
 
 @kernel
