@@ -472,7 +472,9 @@ def close(tables, words, action_count, tick):
     """Run the fixpoint from the pairs in ``reach`` until nothing grows or every pair of home
     facts is reachable; return the last tick. Rows grown since an action was last looked at
     must carry a later tick (``grew_at``) than its ``checked_at``: only those actions are
-    looked at again. Ends with a closed table unless every pair of homes was reached first."""
+    looked at again. Ends with a closed table unless every pair of homes was reached first,
+    which is checked after every action that grew (the table only grows, so the position is
+    then alive whatever the rest of the sweep would add)."""
     reach, checked_at = tables[H2_REACH], tables[H2_CHECKED_AT]
     changed = True
     while changed and not every_home_pair(reach):
@@ -485,6 +487,10 @@ def close(tables, words, action_count, tick):
                 continue
             tick += 1
             checked_at[action] = tick
+            grew = False
             for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
-                changed |= add_pairs(tables, tables[H2_ACTIONS][action, ADD + i], words, tick)
+                grew |= add_pairs(tables, tables[H2_ACTIONS][action, ADD + i], words, tick)
+            if grew and every_home_pair(reach):
+                return tick
+            changed |= grew
     return tick

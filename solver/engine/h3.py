@@ -207,9 +207,10 @@ def h3_dead(state, params, tables):
     while grew and not every_home_pair(triples):
         grew = False
         for action in range(action_count):
-            grew |= apply_action(
-                triples, actions, masks, action, fact_count, words, tables[H2_TRIPLE_SCRATCH]
-            )
+            if apply_action(triples, actions, masks, action, fact_count, words, tables[H2_TRIPLE_SCRATCH]):
+                if every_home_pair(triples):  # the family only grows: alive, whatever the sweep adds
+                    return False
+                grew = True
     return not every_home_pair(triples)
 
 

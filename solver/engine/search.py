@@ -26,7 +26,10 @@ once the solve has let the pairwise tests run
 (``h3``, run once a deal by ``solver.dead_ends.root_triples_dead``) gets no moves; with
 PATH_TRIPLES, a position of the path it proves dead between two chunks is left
 (``path_triples_dead``), and a position whose sets of facts all lie in the family of one of
-those (``triple_nogoods``, checked after the remembered dead tables) gets no moves. ``dead_ends``
+those (``triple_nogoods``, checked after the remembered dead tables) gets no moves. On a new
+position the remembered tables and families are asked first, HOPELESS next, the full pairwise
+test last (``new_position_dead``): the remembered tables answer most often and cheapest.
+``dead_ends``
 is the tuple of the pairwise test's tables
 (``h2.make_tables``), built for the root by ``h2.build_tables``. Where a test runs decides
 only what it costs: each one is sound on any position.
@@ -179,24 +182,60 @@ def expand(state, params, control, moves, start, scores, landing):
 
 @kernel
 def pairs_dead(state, params, control, dead_ends, due):
-    """The pairwise dead-end tests the options ask for: the remembered dead tables
-    (``nogoods``) and the remembered dead families of triples (``triple_nogoods``) on every
-    position, the full test (``h2``) where ``due``; a position the full test proves dead is
-    remembered. The position's facts are read once for all of them."""
+    """The pairwise dead-end tests the options ask for: the remembered dead tables and families
+    (``remembered_dead``) on every position, the full test where ``due`` (``full_test_dead``)."""
+    return facts_read(state, params, control, dead_ends, due) and (
+        remembered_dead(control, dead_ends) or (due and full_test_dead(control, dead_ends))
+    )
+
+
+@kernel
+def facts_read(state, params, control, dead_ends, due):
+    """Read the position's facts into the tables (once for all the pairwise tests) when a test
+    will look at them: the remembered dead tables (``nogoods``) or families (``triple_nogoods``)
+    when the options ask for them and some are remembered, or the full test when ``due``.
+    Returns whether they were read (never without tables, or for a position they cannot
+    encode)."""
     header, options = dead_ends[H2_HEADER], control[CONTROL_OPTIONS]
     ring = (options & NOGOODS) != 0 and header[HEADER_RING_FILL] > 0
     families = (options & PATH_TRIPLES) != 0 and header[HEADER_FAMILY_FILL] > 0
     if not (ring or families or due) or header[HEADER_FACTS] == 0:
         return False
-    if not position_facts(state, params, dead_ends):
-        return False
-    if (ring and held_by_ring(dead_ends)) or (families and held_by_family(dead_ends)):
+    return position_facts(state, params, dead_ends)
+
+
+@kernel
+def remembered_dead(control, dead_ends):
+    """Do the facts read (``facts_read``) lie in a remembered dead table or family?"""
+    header, options = dead_ends[H2_HEADER], control[CONTROL_OPTIONS]
+    if options & NOGOODS and header[HEADER_RING_FILL] > 0 and held_by_ring(dead_ends):
         return True
-    if not due or not facts_dead(dead_ends):
+    return (options & PATH_TRIPLES) != 0 and header[HEADER_FAMILY_FILL] > 0 and held_by_family(dead_ends)
+
+
+@kernel
+def full_test_dead(control, dead_ends):
+    """The full pairwise test of the facts read; a position it proves dead is remembered."""
+    if not facts_dead(dead_ends):
         return False
-    if options & NOGOODS:
-        remember_dead(dead_ends, (options & WIDE_NOGOODS) != 0)
+    if control[CONTROL_OPTIONS] & NOGOODS:
+        remember_dead(dead_ends, (control[CONTROL_OPTIONS] & WIDE_NOGOODS) != 0)
     return True
+
+
+@kernel
+def new_position_dead(state, params, control, dead_ends, due, move):
+    """The dead-end tests of a position just reached by ``move``, cheapest and most often right
+    first: the remembered dead tables and families, HOPELESS (``pins_dead``), then the full
+    pairwise test where ``due``. Each is sound alone, so the order changes only what a position
+    costs (and, through the rings' most-recently-useful order, which remembered table is
+    tried first)."""
+    read = facts_read(state, params, control, dead_ends, due)
+    if read and remembered_dead(control, dead_ends):
+        return True
+    if pins_dead(state, params, control[CONTROL_OPTIONS], move):
+        return True
+    return read and due and full_test_dead(control, dead_ends)
 
 
 @kernel
@@ -405,9 +444,7 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         due = pairs_due(control, dead_ends, nodes - entered[depth])
         tested[child] = due
         control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], child)
-        if pins_dead(state, params, control[CONTROL_OPTIONS], applied[depth]) or pairs_dead(
-            state, params, control, dead_ends, due
-        ):
+        if new_position_dead(state, params, control, dead_ends, due, applied[depth]):
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]
