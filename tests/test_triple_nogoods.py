@@ -37,7 +37,8 @@ def family_flags(tables, board, rules) -> bool:
 
 def held_in_python(tables) -> bool:
     """Does the first remembered family hold every set of at most three facts of the position
-    whose facts ``position_mask`` holds? (Read straight from the ring slot, every row {p, q}.)"""
+    whose facts ``position_mask`` holds? (Read straight from the ring slot, every row {p, q},
+    p <= q: the rows ``h3`` writes.)"""
     header = tables[h2.H2_HEADER]
     count, words = int(header[h2.HEADER_FACTS]), int(header[h2.HEADER_WORDS])
     slot = tables[h2.H2_FAMILY_RING_ORDER][0]
@@ -45,7 +46,8 @@ def held_in_python(tables) -> bool:
     mask = tables[h2.H2_POSITION_MASK][:words]
     facts = np.flatnonzero(np.unpackbits(mask.view(np.uint8), bitorder="little")[:count])
     rows = family[np.ix_(facts, facts)]
-    return bool(np.all(rows & mask == mask))
+    upper = facts[:, None] <= facts[None, :]
+    return bool(np.all((rows & mask == mask).all(axis=2)[upper]))
 
 
 def first_dead(tables, walk, rules) -> int | None:

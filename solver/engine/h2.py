@@ -74,7 +74,7 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     before[p, w]            scratch: the pair table before ``nogoods.widen`` tries a wider start
     wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
     wider[w]                scratch: the start ``nogoods.widen`` tries
-    triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it
+    triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it (p <= q)
     triple_scratch[0|1, w]  ``h3``'s scratch rows
     family_ring[slot, (p * facts + q) * words + w]   ``triple_nogoods``' remembered dead
                             families, as ``triples`` over the deal's sizes (16 MiB reserved a slot,

@@ -30,16 +30,21 @@ position whose family lacks some {home(c), home(d)} (c = d included) is lost. Ru
 foundation return use ``h2``'s encoding and its argument for them; Milligan is not encoded (the
 test answers "alive").
 
-The computation: ``triples[p, q]`` is a bitset over r, bit r set when the set {p, q, r} is in
-the family, for every order of its facts and, for a set of one or two facts, every way of
-writing it with a fact repeated (``put``), so ``triples[p, p]`` is p's row of pairs. The
+The computation: ``triples[p, q]`` (p <= q) is a bitset over r, bit r set when the set
+{p, q, r} is in the family. A set is written in the row of each two of its facts, the lower
+first (``ordered``), and, for a set of one or two facts, in every way of writing it with a fact
+repeated (``put``), so ``triples[p, p]`` is p's row of pairs; the rows with p > q are never used.
+(They were, each set written in both orders of each pair: twice the writes, and a Yukon family
+holds millions of sets, most of them added bit by bit. One row per pair makes a call 1.7 times
+cheaper: 61-63 ms instead of 102-110 on the roots of KPat 3000105, 1000051 and 9000156; the
+families are the same, benchmarks/README.md, "One row per pair of facts".) The
 fixpoint sweeps over all actions until nothing is added or every pair of home facts is in the
 family. For an applicable action a (every ``triples[x, y]`` of preconditions x, y holds every
 precondition) it adds, with A = add(a): (1) every set within A; (2) every set of one or two
 facts of A with a fact q outside A and del(a) such that ``triples[x, y]`` holds q for all
 preconditions x, y (which covers {q, x} and {q} too); (3) every {p, q, r} with p in A and q, r
 such facts, r paired with q and with q and every precondition. The table is ``h2``'s
-``H2_TRIPLES`` (16 MiB, of which a call touches facts x facts rows).
+``H2_TRIPLES`` (16 MiB, of which a call touches facts x facts / 2 rows).
 
 The verdict is kept in ``h2``'s header with the root's two position keys (``HEADER_ROOT_...``),
 and a search started from a position with those keys gives it no moves (``search.search_start``):
@@ -78,19 +83,29 @@ from solver.engine.layout import position_keys
 
 
 @kernel
+def ordered(x, y):
+    """The row of the pair {x, y}: its lower fact first."""
+    x, y = np.int64(x), np.int64(y)
+    return (x, y) if x <= y else (y, x)
+
+
+@kernel
 def put(triples, a, b, c):
-    """Put the set {a, b, c} (a fact may repeat) in the family, in every form; was it new?"""
+    """Put the set {a, b, c} (a fact may repeat) in the family, in the row of each two of its
+    facts; was it new?"""
     a, b, c = np.int64(a), np.int64(b), np.int64(c)
-    if has_bit(triples[a, b], c):
+    if has_bit(triples[ordered(a, b)], c):
         return False
     if a != b and b != c and a != c:
-        for x, y, z in ((a, b, c), (b, a, c), (a, c, b), (c, a, b), (b, c, a), (c, b, a)):
-            set_bit(triples[x, y], z)
+        set_bit(triples[ordered(a, b)], c)
+        set_bit(triples[ordered(a, c)], b)
+        set_bit(triples[ordered(b, c)], a)
         return True
     for x in (a, b, c):
         for y in (a, b, c):
-            for z in (a, b, c):
-                set_bit(triples[x, y], z)
+            if x <= y:
+                for z in (a, b, c):
+                    set_bit(triples[x, y], z)
     return True
 
 
@@ -108,7 +123,7 @@ def fill_position(triples, mask, fact_count, words):
     """Start the family from every set of the position's facts."""
     for p in range(fact_count):
         held = has_bit(mask, p)
-        for q in range(fact_count):
+        for q in range(p, fact_count):
             keep = held and has_bit(mask, q)
             for w in range(words):
                 triples[p, q, w] = mask[w] if keep else np.uint64(0)  # (a plain 0 makes it float)
@@ -120,16 +135,16 @@ def outside_partners(triples, actions, masks, action, words, partners):
     {q, x, y} (x, y preconditions) in the family; return whether the action is applicable."""
     pre_count = actions[action, PRE_COUNT]
     for i in range(pre_count):
-        for j in range(pre_count):
-            row = triples[actions[action, PRE + i], actions[action, PRE + j]]
+        for j in range(i, pre_count):
+            row = triples[ordered(actions[action, PRE + i], actions[action, PRE + j])]
             for w in range(words):
                 if row[w] & masks[action, MASK_PRE, w] != masks[action, MASK_PRE, w]:
                     return False
     for w in range(words):
         partners[w] = ~(masks[action, MASK_ADD, w] | masks[action, MASK_DELETE, w])
     for i in range(pre_count):
-        for j in range(pre_count):
-            row = triples[actions[action, PRE + i], actions[action, PRE + j]]
+        for j in range(i, pre_count):
+            row = triples[ordered(actions[action, PRE + i], actions[action, PRE + j])]
             for w in range(words):
                 partners[w] &= row[w]
     return True
@@ -143,28 +158,28 @@ def add_with_partner(triples, actions, action, q, partners, second, words):
     q = np.int64(q)
     grew = False
     for i in range(add_count):
-        for j in range(add_count):
+        for j in range(i, add_count):
             grew |= put(triples, actions[action, ADD + i], actions[action, ADD + j], q)
     for w in range(words):
         second[w] = partners[w] & triples[q, q, w]
     for i in range(pre_count):
-        row = triples[q, actions[action, PRE + i]]
+        row = triples[ordered(q, actions[action, PRE + i])]
         for w in range(words):
             second[w] &= row[w]
     for i in range(add_count):
         p = np.int64(actions[action, ADD + i])
+        pair = triples[ordered(p, q)]
         for w in range(words):
-            new = second[w] & ~triples[p, q, w]
+            new = second[w] & ~pair[w]
             if not new:
                 continue
             grew = True
-            triples[p, q, w] |= new  # r is neither p (added) nor q ({p, q, q} was put above)
-            triples[q, p, w] |= new
+            pair[w] |= new  # r is neither p (added) nor q ({p, q, q} was put above)
             while new:
                 r = np.int64(w * 64 + trailing_zeros(new))
                 new &= new - np.uint64(1)
-                for x, y, z in ((p, r, q), (r, p, q), (q, r, p), (r, q, p)):
-                    set_bit(triples[x, y], z)
+                set_bit(triples[ordered(p, r)], q)
+                set_bit(triples[ordered(q, r)], p)
     return grew
 
 
@@ -177,8 +192,8 @@ def apply_action(triples, actions, masks, action, fact_count, words, scratch):
     add_count = actions[action, ADD_COUNT]
     grew = False
     for i in range(add_count):
-        for j in range(add_count):
-            for k in range(add_count):
+        for j in range(i, add_count):
+            for k in range(j, add_count):
                 grew |= put(
                     triples, actions[action, ADD + i], actions[action, ADD + j], actions[action, ADD + k]
                 )

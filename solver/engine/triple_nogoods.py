@@ -26,21 +26,21 @@ the four families the path tests stored proved 86,665 later positions dead, and 
 in 1.6 M positions, where without them it stayed unknown after 60 s (benchmarks/README.md,
 "Remembered families of triples").
 
-The check. The family holds each set in every order of its facts (``h3.put``), so a set {d, x, y}
-is in it exactly when the row ``Phi_s[d, x]`` holds y, and every set of at most three of t's
-facts is in it when, for every fact d of t, each row ``Phi_s[d, x]`` (x a fact of t) holds all of
-t's facts. Each slot also keeps the facts of the last position u it was found to hold
-(``family_ring_last``, emptied when a family is stored): the sets within u's facts are in the
-family, so every set of t's facts not among them has a fact d of t that u lacks, and only the
-rows of those facts d are read. A check first compares t's facts with the family's single facts
-(``family_ring_facts``: a few words, which refuses most families), then reads those rows, some
-hundreds where a full pass reads tens of thousands (the positions a family proves dead in a row
-differ by a move or two: on KPat 5000010 the solve takes 25.8 s instead of 32.4, the same
-positions). The ring keeps the most recently useful families, as
+The check. The family holds each set in the row of each two of its facts (``h3.put``, the lower
+fact first: ``h3.ordered``), so a set {d, x, y} is in it exactly when the row of {d, x} holds y,
+and every set of at most three of t's facts is in it when, for every fact d of t, each row {d,
+x} (x a fact of t) holds all of t's facts. Each slot also keeps the facts of the last position u
+it was found to hold (``family_ring_last``, emptied when a family is stored): the sets within
+u's facts are in the family, so every set of t's facts not among them has a fact d of t that u
+lacks, and only the rows of those facts d are read. A check first compares t's facts with the
+family's single facts (``family_ring_facts``: a few words, which refuses most families), then
+reads those rows, some hundreds where a full pass reads tens of thousands (the positions a
+family proves dead in a row differ by a move or two: on KPat 5000010 the solve takes 25.8 s
+instead of 32.4, the same positions). The ring keeps the most recently useful families, as
 ``nogoods`` does (a family that proved something dead tends to go on doing so in the same region
-of the search); 8 slots, as 32 decided nothing more (PySolFC 1296 and 9885 stayed unknown at 60 s,
-their families proving 611,177 and 231,448 positions dead instead of 602,642 and 147,764), and a
-stored family touches 5-6 MiB.
+of the search); 8 slots, as 32 decided nothing more (PySolFC 1296 and 9885 stayed unknown at 60
+s, their families proving 611,177 and 231,448 positions dead instead of 602,642 and 147,764),
+and a stored family touches 5-6 MiB.
 
 Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order``,
 ``family_ring_last`` and the header's ``HEADER_FAMILY_...`` slots.
@@ -64,6 +64,7 @@ from solver.engine.h2 import (
     HEADER_FAMILY_FILL,
     HEADER_WORDS,
 )
+from solver.engine.h3 import ordered
 from solver.engine.jit import kernel
 from solver.engine.nogoods import claim_slot, to_front
 
@@ -80,7 +81,7 @@ def remember_family(tables):
     facts[:] = 0
     tables[H2_FAMILY_RING_LAST][slot][:] = 0  # no position known to be held yet
     for p in range(fact_count):
-        for q in range(fact_count):
+        for q in range(p, fact_count):  # the rows ``h3`` uses (see its "The computation")
             row = (p * fact_count + q) * words
             for w in range(words):
                 ring[row + w] = triples[p, q, w]
@@ -123,7 +124,8 @@ def rows_hold(ring, slot, d, mask, fact_count, words):
         while known:
             x = w * 64 + trailing_zeros(known)
             known &= known - np.uint64(1)
-            if not row_holds(ring, slot, (d * fact_count + x) * words, mask, words):
+            low, high = ordered(d, x)
+            if not row_holds(ring, slot, (low * fact_count + high) * words, mask, words):
                 return False
     return True
 
