@@ -1,16 +1,16 @@
 """The dead-end tests of a position the search has just reached (``search.new_position_dead``):
 the remembered dead tables first, then HOPELESS, then the full pairwise test where due. Each
-test is sound alone, so the order may change only what a position costs: the verdict must be the
-one of HOPELESS followed by the pairwise tests, as the search asked them before."""
+test is sound alone, so the order may change only what a position costs: the verdict must be
+that of the three tests asked one by one, and each of them must decide some positions."""
 
 import random
 from collections import Counter
 
 from engine_helpers import engine_moves
 from strategies import dealt_board
-from test_h2 import cousins, one_deck, remembered
+from test_h2 import cousins, one_deck, remembered, tables_for
 
-from solver.engine import moves, search
+from solver.engine import h2, moves, nogoods, search
 from solver.engine.apply import apply_move, undo_move
 from solver.packing import pack
 from solver.rules import Rules
@@ -18,40 +18,53 @@ from solver.rules import Rules
 OPTIONS = moves.ALL_REDUCTIONS
 
 
+def deciding_test(packed, made, tables, due: bool) -> str:
+    """Which test proves the position at ``packed`` (just reached by ``made``) dead, asked one
+    by one from the kernels of each (the full test without remembering what it finds), or
+    "alive"."""
+    state, params = packed.state, packed.params
+    read = bool(h2.position_facts(state, params, tables))
+    if read and nogoods.held_by_ring(tables):
+        return "remembered"
+    if search.pins_dead(state, params, OPTIONS, made):
+        return "hopeless"
+    if read and due and h2.facts_dead(tables):
+        return "full test"
+    return "alive"
+
+
 def verdicts_after_each_move(board, rules: Rules, tables, due: bool, seen: Counter) -> None:
     """For every move of ``board``: the position after it is dead by ``new_position_dead``
-    exactly when HOPELESS or the pairwise tests (``pairs_dead``) say so."""
+    exactly when one of the three tests says so."""
     packed = pack(board, rules)
     control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40)
     for move in engine_moves(packed, OPTIONS):
         made = apply_move(packed.state, packed.params, packed.zobrist, packed.column_keys, move)
-        state, params = packed.state, packed.params
-        before = bool(
-            search.pins_dead(state, params, OPTIONS, made)
-            or search.pairs_dead(state, params, control, tables, due)
-        )
-        now = bool(search.new_position_dead(state, params, control, tables, due, made))
-        assert now == before, f"after {move} of\n{board.to_text()}"
-        seen[before] += 1
+        decided_by = deciding_test(packed, made, tables, due)
+        dead = bool(search.new_position_dead(packed.state, packed.params, control, tables, due, made))
+        assert dead == (decided_by != "alive"), f"{decided_by} after {move} of\n{board.to_text()}"
+        seen[decided_by] += 1
         undo_move(packed.state, packed.params, packed.zobrist, packed.column_keys, made)
 
 
 @one_deck
 def test_the_cheapest_first_order_keeps_every_verdict(rules):
-    """Around a dead end met on random playouts (a remembered dead table in the ring, widened),
-    after every move of every position there: with the full test due and not, the tests in the
-    search's order give the verdict of HOPELESS followed by the pairwise tests, and both verdicts
-    occur."""
+    """Around dead ends met on random playouts, after every move of every position there: with
+    a remembered (widened) dead table in the ring and the full test not due, then with an empty
+    ring and the full test due, the tests in the search's order say dead exactly where one of
+    them alone does; the remembered tables, HOPELESS and the full test each decide some
+    positions, and some are alive."""
     rng = random.Random(7 + len(rules.label()))
     seen = Counter()
-    for _ in range(60):
+    for _ in range(80):
         root = dealt_board(rules, rng.randint(1, 31999))
         dead, around = cousins(root, rules, rng)
         if dead is None:
             continue
-        tables = remembered(root, dead, rules, True)
-        for index, board in enumerate([dead, *around[:12]]):
-            verdicts_after_each_move(board, rules, tables, index % 3 == 0, seen)
-        if seen[True] >= 20 and seen[False] >= 20:
+        with_ring, empty_ring = remembered(root, dead, rules, True), tables_for(root, rules)
+        for board in [dead, *around[:12]]:
+            verdicts_after_each_move(board, rules, with_ring, False, seen)
+            verdicts_after_each_move(board, rules, empty_ring, True, seen)
+        if min(seen[test] for test in ("remembered", "hopeless", "full test", "alive")) >= 5:
             break
-    assert seen[True] > 0 and seen[False] > 0, seen
+    assert all(seen[test] > 0 for test in ("remembered", "hopeless", "full test", "alive")), seen

@@ -78,7 +78,7 @@ Array layouts (``make_tables``; ``tables[H2_...]``):
     triple_scratch[0|1, w]  ``h3``'s scratch rows
     family_ring[slot, (p * facts + q) * words + w]   ``triple_nogoods``' remembered dead
                             families, as ``triples`` over the deal's sizes (16 MiB reserved a slot,
-                            lazily paged; a stored Yukon family touches 5-6 MiB)
+                            lazily paged; a stored family fills the rows p <= q, as ``triples``)
     family_ring_facts[slot, w], family_ring_order[i]   their facts, and the slots most recently
                             useful first (``triple_nogoods``)
     family_ring_last[slot, w]   the facts of the last position the family was found to hold

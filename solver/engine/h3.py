@@ -4,8 +4,8 @@ run on the root of a deal that proved hard and, with PATH_TRIPLES, on positions 
 The pairwise test (``h2``) keeps, for every pair of facts, whether some plan may make both true
 together. This test keeps the same for every set of at most three facts, so it sees orders of
 events that pairs cannot (one card must leave before a second turns, while a third waits on
-both), and it flags every position the pairwise test flags and more. A call costs about a tenth
-of a second (hundreds of times a pairwise test), so it runs where a large search is at stake: on
+both), and it flags every position the pairwise test flags and more. A call costs about 60 ms on
+a Yukon root (hundreds of times a pairwise test), so it runs where a large search is at stake: on
 the root once the solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a
 verdict (on the roots of the hard tail it proves lost at once deals that took tens of millions
 of positions: benchmarks/README.md, "Triples at the root"), and, with PATH_TRIPLES, on positions
@@ -35,9 +35,10 @@ The computation: ``triples[p, q]`` (p <= q) is a bitset over r, bit r set when t
 first (``ordered``), and, for a set of one or two facts, in every way of writing it with a fact
 repeated (``put``), so ``triples[p, p]`` is p's row of pairs; the rows with p > q are never used.
 (They were, each set written in both orders of each pair: twice the writes, and a Yukon family
-holds millions of sets, most of them added bit by bit. One row per pair makes a call 1.7 times
-cheaper: 61-63 ms instead of 102-110 on the roots of KPat 3000105, 1000051 and 9000156; the
-families are the same, benchmarks/README.md, "One row per pair of facts".) The
+holds millions of sets, most of them added bit by bit. One row per pair makes a call 1.8 times
+cheaper: 56-60 ms instead of 101-109 on the roots of KPat 3000105, 1000051 and 9000156; the
+families are the same, benchmarks/README.md, "The cheapest test first, and one row per pair of
+facts".) The
 fixpoint sweeps over all actions until nothing is added or every pair of home facts is in the
 family. For an applicable action a (every ``triples[x, y]`` of preconditions x, y holds every
 precondition) it adds, with A = add(a): (1) every set within A; (2) every set of one or two

@@ -18,13 +18,13 @@ of home facts {home(c), home(d)}, so t's family lacks it too, and t is lost by t
 ``h3``. This is ``nogoods``' argument one level up; like it, it asks only that the remembered
 family be closed and lack a pair of home facts.
 
-Why it pays where the test over triples alone did not: a call costs 0.1-0.3 s, so on the path it
-had to be rationed to a handful of tests per million positions, and each dead verdict cut one
-subtree. The family of a dead position also covers positions that differ from it in where the
-cards its dead end does not need lie, as the widened pair tables do (``nogoods``): on PySolFC 2403
-the four families the path tests stored proved 86,665 later positions dead, and the deal is lost
-in 1.6 M positions, where without them it stayed unknown after 60 s (benchmarks/README.md,
-"Remembered families of triples").
+Why it pays where the test over triples alone did not: a call cost 0.1-0.3 s (now about 60 ms on
+a Yukon root), so on the path it had to be rationed to a handful of tests per million positions,
+and each dead verdict cut one subtree. The family of a dead position also covers positions that
+differ from it in where the cards its dead end does not need lie, as the widened pair tables do
+(``nogoods``): on PySolFC 2403 the four families the path tests stored proved 86,665 later
+positions dead, and the deal is lost in 1.6 M positions, where without them it stayed unknown
+after 60 s (benchmarks/README.md, "Remembered families of triples").
 
 The check. The family holds each set in the row of each two of its facts (``h3.put``, the lower
 fact first: ``h3.ordered``), so a set {d, x, y} is in it exactly when the row of {d, x} holds y,
@@ -40,7 +40,8 @@ instead of 32.4, the same positions). The ring keeps the most recently useful fa
 ``nogoods`` does (a family that proved something dead tends to go on doing so in the same region
 of the search); 8 slots, as 32 decided nothing more (PySolFC 1296 and 9885 stayed unknown at 60
 s, their families proving 611,177 and 231,448 positions dead instead of 602,642 and 147,764),
-and a stored family touches 5-6 MiB.
+and storing a family copies the rows ``h3`` uses, half of the facts x facts rows (about 2.7 MiB
+of 5.3 for a Yukon deal of 337 facts).
 
 Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order``,
 ``family_ring_last`` and the header's ``HEADER_FAMILY_...`` slots.
