@@ -326,6 +326,16 @@ def cousins(root: Board, rules: Rules, rng: random.Random):
     return None, []
 
 
+def dead_ends_met(rules: Rules, rng: random.Random, tries: int):
+    """(root, dead position, the positions around it: ``cousins``) for each of ``tries`` random
+    deals whose playout meets a dead position."""
+    for _ in range(tries):
+        root = dealt_board(rules, rng.randint(1, 31999))
+        dead, around = cousins(root, rules, rng)
+        if dead is not None:
+            yield root, dead, around
+
+
 def test_a_position_a_widened_table_covers_is_lost():
     """Small Yukon positions, strict and with return: the table of a dead position met on a
     random playout, widened, holds every pair its own table holds; every position of short
@@ -518,13 +528,8 @@ def test_the_ring_check_equals_a_plain_reading_of_the_table(rules):
     one after another as a search would (each twice: a position the table does not hold must not
     become the last one), it says dead exactly where a plain reading of the
     stored (widened) table finds every pair of the position's facts."""
-    rng = random.Random(len(rules.label()))
     seen = Counter()
-    for _ in range(40):
-        root = dealt_board(rules, rng.randint(1, 31999))
-        dead, around = cousins(root, rules, rng)
-        if dead is None:
-            continue
+    for root, dead, around in dead_ends_met(rules, random.Random(len(rules.label())), 40):
         tables = remembered(root, dead, rules, True)
         for board in [board for board in [*around, dead, *around[::-1]] for _ in range(2)]:
             expected = plainly_covered(tables, board, rules)

@@ -7,8 +7,7 @@ import random
 from collections import Counter
 
 from engine_helpers import engine_moves
-from strategies import dealt_board
-from test_h2 import cousins, one_deck, remembered, tables_for
+from test_h2 import dead_ends_met, one_deck, remembered, tables_for
 
 from solver.engine import h2, moves, nogoods, search
 from solver.engine.apply import apply_move, undo_move
@@ -54,13 +53,8 @@ def test_the_cheapest_first_order_keeps_every_verdict(rules):
     ring and the full test due, the tests in the search's order say dead exactly where one of
     them alone does; the remembered tables, HOPELESS and the full test each decide some
     positions, and some are alive."""
-    rng = random.Random(7 + len(rules.label()))
     seen = Counter()
-    for _ in range(80):
-        root = dealt_board(rules, rng.randint(1, 31999))
-        dead, around = cousins(root, rules, rng)
-        if dead is None:
-            continue
+    for root, dead, around in dead_ends_met(rules, random.Random(7 + len(rules.label())), 80):
         with_ring, empty_ring = remembered(root, dead, rules, True), tables_for(root, rules)
         for board in [dead, *around[:12]]:
             verdicts_after_each_move(board, rules, with_ring, False, seen)
