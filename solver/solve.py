@@ -198,7 +198,7 @@ class Search:
     def path_tests_allowed(self, budget: Budget) -> bool:
         """May a position of the path be tested over triples now (the option on, a depth-first
         search of a deal with tables, the root tested, the ration not used up, and budget left: a
-        call lasts 0.1-0.3 s)? Foundation return included since the kernels count no references:
+        call lasts about 0.06-0.3 s)? Foundation return included since the kernels count no references:
         before, a call there cost about twice a strict one beside a slower search, and the tests
         held a won deal (PySolFC 9753) past its 60 s; now it is won in 32 s with them
         (benchmarks/README.md, "Kernels without reference counting")."""

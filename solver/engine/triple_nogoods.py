@@ -116,10 +116,8 @@ def holds_every_set(ring, facts, last, slot, mask, fact_count, words):
 
 @kernel
 def rows_hold(ring, slot, d, mask, fact_count, words):
-    """Do the rows {d, x} of the family, x every fact of ``mask`` (d first), hold all of
+    """Do the rows {d, x} of the family, x every fact of ``mask`` (d among them), hold all of
     ``mask``?"""
-    if not row_holds(ring, slot, (d * fact_count + d) * words, mask, words):
-        return False
     for w in range(words):
         known = mask[w]
         while known:
