@@ -21,9 +21,12 @@ under each configuration of ``--configs``:
                triples)
     root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
                triples)
-    default    root + PATH_TRIPLES (the solver's defaults)
+    default    root + PATH_TRIPLES, paced (the solver's defaults)
+    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL`` 0: the solver's
+               defaults before the tests were paced, ``engine.pacing``)
 
-    (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too)
+    (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too; every
+    configuration but unpaced is paced)
 
 Run against an older checkout (``PYTHONPATH=OLD python benchmarks/bench_hard.py run --configs
 default``) it measures that checkout's defaults: what neither switch nor constant exists there is
@@ -54,16 +57,18 @@ WIDE_NOGOODS = getattr(moves, "WIDE_NOGOODS", 0)
 TRIPLES = getattr(moves, "TRIPLES", 0)
 PATH_TRIPLES = getattr(moves, "PATH_TRIPLES", 0)
 NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES | PATH_TRIPLES)
-CONFIGS = {  # name: (options, costly positions tested)
-    "before": (NARROW & ~TWIN_SPLIT, False),
-    "twins": (NARROW, False),
-    "costly": (NARROW & ~TWIN_SPLIT, True),
-    "narrow": (NARROW, True),
-    "wide": (NARROW | WIDE_NOGOODS, True),
-    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True),
-    "default": (moves.ALL_REDUCTIONS, True),
+CONFIGS = {  # name: (options, costly positions tested, paced)
+    "before": (NARROW & ~TWIN_SPLIT, False, True),
+    "twins": (NARROW, False, True),
+    "costly": (NARROW & ~TWIN_SPLIT, True, True),
+    "narrow": (NARROW, True, True),
+    "wide": (NARROW | WIDE_NOGOODS, True, True),
+    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True, True),
+    "default": (moves.ALL_REDUCTIONS, True, True),
+    "unpaced": (moves.ALL_REDUCTIONS, True, False),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
+DEFAULT_TESTS_ON_TRIAL = getattr(solve, "TESTS_ON_TRIAL", None)
 
 
 def hard_deals(text: str) -> list[tuple[str, int]]:
@@ -76,9 +81,11 @@ def hard_deals(text: str) -> list[tuple[str, int]]:
 
 
 def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
-    options, costly = CONFIGS[config]
+    options, costly, paced = CONFIGS[config]
     if DEFAULT_COSTLY_AFTER is not None:
         solve.COSTLY_AFTER = DEFAULT_COSTLY_AFTER if costly else 0
+    if DEFAULT_TESTS_ON_TRIAL is not None:
+        solve.TESTS_ON_TRIAL = DEFAULT_TESTS_ON_TRIAL if paced else 0
     started = time.process_time()
     result = solve.solve_position(
         deal_board("yukon", deal, numbering),

@@ -84,6 +84,11 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_COSTLY_FROM]    the shallowest depth of the path that may still be untested
     control[CONTROL_COSTLY_TESTS], control[CONTROL_COSTLY_DEAD]   those tests, and of them dead
     control[CONTROL_COSTLY_WAIT]    positions searched before the next of those tests may run
+    control[CONTROL_TESTS_ON_TRIAL] > 0: paced tests (``pacing``): the full
+                                    pairwise tests of the search run while within this many of
+                                    the positions the tests proved dead (0: always)
+    control[CONTROL_CHECKS_PER_TABLE]   paced: the checks of the remembered dead tables each table
+                                    stored allows
 """
 
 import numpy as np
@@ -106,7 +111,8 @@ MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one 
 CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED = range(5)
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
 CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_COSTLY_AFTER, CONTROL_COSTLY_FROM = 10, 11, 12, 13
-CONTROL_COSTLY_TESTS, CONTROL_COSTLY_DEAD, CONTROL_COSTLY_WAIT, CONTROL_SIZE = 14, 15, 16, 17
+CONTROL_COSTLY_TESTS, CONTROL_COSTLY_DEAD, CONTROL_COSTLY_WAIT, CONTROL_TESTS_ON_TRIAL = 14, 15, 16, 17
+CONTROL_CHECKS_PER_TABLE, CONTROL_SIZE = 18, 19
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):

@@ -33,6 +33,9 @@ test last (``new_position_dead``): the remembered tables answer most often and c
 by ``h2.build_tables``. Where a test runs decides only what it costs: each one is sound on any
 position.
 
+Paced tests (``pacing``): the full tests of the search and the checks of the remembered dead
+tables stand down while they have not paid for themselves (``tests_pay``, ``checks_pay``).
+
 The stack and the control block are laid out in ``layout``.
 """
 
@@ -57,6 +60,7 @@ from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
     CONTROL_BRANCH_LIMIT,
+    CONTROL_CHECKS_PER_TABLE,
     CONTROL_COSTLY_AFTER,
     CONTROL_COSTLY_DEAD,
     CONTROL_COSTLY_FROM,
@@ -73,6 +77,7 @@ from solver.engine.layout import (
     CONTROL_PAIRS_SPACING,
     CONTROL_SIZE,
     CONTROL_STATUS,
+    CONTROL_TESTS_ON_TRIAL,
     CONTROL_TRUNCATED,
     MOVE_LIST_SIZE,
     STACK_APPLIED,
@@ -101,6 +106,7 @@ from solver.engine.moves import (
     generate_moves,
 )
 from solver.engine.nogoods import held_by_ring, remember_dead
+from solver.engine.pacing import checks_pay, tests_pay
 from solver.engine.prune import (
     NOWHERE,
     hopeless,
@@ -129,17 +135,22 @@ def make_control(
     deal_score: int = 0,
     pairs_spacing: int = 0,
     costly_after: int = 0,
+    tests_on_trial: int = 0,
+    checks_per_table: int = 0,
 ) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
     (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order;
     ``pairs_spacing``, ``costly_after``: where the pairwise tests run in the search
-    (``pairs_due``, ``test_costly``)."""
+    (``pairs_due``, ``test_costly``); ``tests_on_trial``, ``checks_per_table``: how they are
+    paced (``pacing``; a trial of 0: not at all)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
     control[CONTROL_PAIRS_SPACING] = pairs_spacing
     control[CONTROL_COSTLY_AFTER] = costly_after
+    control[CONTROL_TESTS_ON_TRIAL] = tests_on_trial
+    control[CONTROL_CHECKS_PER_TABLE] = checks_per_table
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -203,8 +214,10 @@ def facts_read(state, params, control, dead_ends, due):
 
 @kernel
 def ring_asked(control, dead_ends):
-    """Do the options ask for the remembered dead tables (``nogoods``), and is one remembered?"""
-    return (control[CONTROL_OPTIONS] & NOGOODS) != 0 and dead_ends[H2_HEADER][HEADER_RING_FILL] > 0
+    """Do the options ask for the remembered dead tables (``nogoods``), is one remembered, and
+    have the checks paid (``checks_pay``)?"""
+    asked = (control[CONTROL_OPTIONS] & NOGOODS) != 0 and dead_ends[H2_HEADER][HEADER_RING_FILL] > 0
+    return asked and checks_pay(control, dead_ends)
 
 
 @kernel
@@ -262,8 +275,10 @@ def pairs_due(control, dead_ends, searched_below_parent):
     had ``control[CONTROL_PAIRS_SPACING]`` positions searched below it: a parent whose first
     children cost that much is likely to have costly later ones, and a test
     (about 0.5 ms) is then cheap beside what a dead child spares; positions with small
-    subtrees (most of them) are never tested."""
-    return pairs_on(control, dead_ends, H2_SEARCH) and searched_below_parent >= control[CONTROL_PAIRS_SPACING]
+    subtrees (most of them) are never tested. Paced, only while the tests pay (``tests_pay``)."""
+    if searched_below_parent < control[CONTROL_PAIRS_SPACING]:
+        return False
+    return pairs_on(control, dead_ends, H2_SEARCH) and tests_pay(control, dead_ends)
 
 
 @kernel
@@ -336,9 +351,11 @@ def path_triples_dead(state, params, zobrist, column_keys, stack, control, dead_
 
 @kernel
 def costly_after(control, dead_ends):
-    """The subtree size at which ``test_costly`` runs, or never (the test off, not yet let run, or
-    with no tables: Milligan)."""
+    """The subtree size at which ``test_costly`` runs, or never (the test off, not yet let run,
+    paced out (``tests_pay``, asked once a chunk), or with no tables: Milligan)."""
     if control[CONTROL_COSTLY_AFTER] <= 0 or not pairs_on(control, dead_ends, H2_SEARCH):
+        return np.iinfo(np.int64).max
+    if not tests_pay(control, dead_ends):
         return np.iinfo(np.int64).max
     if dead_ends[H2_HEADER][HEADER_FACTS] == 0:
         return np.iinfo(np.int64).max

@@ -1,0 +1,131 @@
+"""Paced tests (``engine.pacing``): the full pairwise tests inside the search and
+the checks of the remembered dead tables stand down while they have not paid for themselves.
+Which sound tests run changes what a search costs, never a verdict: the gates follow the counts
+they are written over, a paced search with gates that close early gives every verdict of the
+unpaced one (and of the exhaustive reference search) on small positions of every one-deck rule
+set, and on a deal where the tests find nothing the paced search stops testing."""
+
+from collections import Counter
+
+import pytest
+from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
+from exhaustive import TooBig, exhaustive_verdict
+from hypothesis import event, given, settings
+from test_h2 import one_deck
+
+from solver import solve
+from solver.dead_ends import dead_end_counters
+from solver.engine import h2, moves, pacing, search
+from solver.numbering import deal_board
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
+from solver.rules import Rules
+
+# Tests a paced solve may run beyond its trial: each of its searches (the probes, the full search)
+# tests its own root, and the gate of the tests of costly positions is asked once a chunk.
+BEYOND_TRIAL = 8
+
+
+def control(tests_on_trial: int, checks_per_table: int):
+    return search.make_control(
+        search.DFS,
+        moves.ALL_REDUCTIONS,
+        0,
+        1 << 40,
+        tests_on_trial=tests_on_trial,
+        checks_per_table=checks_per_table,
+    )
+
+
+def test_the_gates_follow_the_counts():
+    """Full tests run while their count stays within the trial of the positions proved dead (by
+    the full test, the remembered tables and the remembered families); checks of the remembered
+    tables while within CHECKS_PER_DEAD a position they proved dead plus the allowance of each
+    table stored; a trial of 0 paces nothing, and the search's triggers ask the gates."""
+    tables = h2.make_tables()
+    header = tables[h2.H2_HEADER]
+    header[h2.HEADER_DEAD], header[h2.HEADER_NOGOOD_DEAD], header[h2.HEADER_FAMILY_DEAD] = 2, 3, 4
+    header[h2.HEADER_PAIRS_ON], header[h2.HEADER_RING_FILL], header[h2.HEADER_FACTS] = 1, 1, 10
+    paced, unpaced = control(10, 100), control(0, 0)
+    checks_allowed = pacing.CHECKS_PER_DEAD * 3 + 100 * 2
+    for calls, checks, tests_run, checks_run in [
+        (19, checks_allowed, True, True),
+        (20, checks_allowed + 1, False, False),
+    ]:
+        header[h2.HEADER_CALLS], header[h2.HEADER_NOGOOD_CALLS] = calls, checks
+        assert pacing.tests_pay(paced, tables) == tests_run
+        assert search.pairs_due(paced, tables, 0) == tests_run
+        assert pacing.checks_pay(paced, tables) == checks_run
+        assert search.ring_asked(paced, tables) == checks_run
+        assert pacing.tests_pay(unpaced, tables) and pacing.checks_pay(unpaced, tables)
+        assert search.pairs_due(unpaced, tables, 0) and search.ring_asked(unpaced, tables)
+
+
+@one_deck
+def test_paced_searches_keep_every_verdict(rules, monkeypatch):
+    """With the pairwise test due on every position (so the gates meet many tests) and a trial
+    of 1 test: the paced search's verdict is the unpaced one's and the exhaustive search's on
+    small positions, and on some solved ones it ran fewer tests (on small lost ones the tests
+    prove positions dead and the gate stays open: the next test closes it on lost deals)."""
+    monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)
+    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", 20)
+    limits = Limits(max_nodes=100_000, time_limit=None)
+    seen = Counter()
+
+    def solved(board, trial):
+        monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
+        result = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+        return result.status, dead_end_counters()["tests"]
+
+    @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        (unpaced, unpaced_tests), (paced, paced_tests) = solved(board, 0), solved(board, 1)
+        if UNKNOWN in (unpaced, paced):
+            event("node limit")
+            return
+        assert paced == unpaced, board.to_text()
+        try:
+            assert paced == exhaustive_verdict(board, rules, 5_000), board.to_text()
+        except TooBig:
+            event("too big for the exhaustive search")
+        seen[paced, paced_tests < unpaced_tests] += 1
+
+    check()
+    assert seen[SOLVED, True] > 0 and seen[UNSOLVABLE, False] > 0, seen
+
+
+@pytest.mark.parametrize("deal", [291, 539, 96, 462])
+def test_a_paced_search_proves_a_lost_deal_lost(deal, monkeypatch):
+    """PySolFC deals whose pairwise tests prove nothing dead (40-96 k positions, 15-76 tests):
+    with a trial of 5 tests the gate closes, and the search, exhausted with fewer tests, proves
+    each lost as the unpaced search does."""
+    board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
+    tests = {}
+    for trial in (0, 5):
+        monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
+        assert (
+            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=1_000_000)).status
+            == UNSOLVABLE
+        )
+        counters = dead_end_counters()
+        assert counters["dead"] == counters["nogood_dead"] == 0
+        tests[trial] = counters["tests"]
+    assert tests[5] <= 5 + BEYOND_TRIAL < tests[0], tests
+
+
+@pytest.mark.parametrize("trial, stood_down", [(solve.TESTS_ON_TRIAL, True), (0, False)])
+def test_tests_that_find_nothing_stand_down(trial, stood_down, monkeypatch):
+    """KPat 7000007, whose pairwise tests prove no position dead: paced as the solver is, its
+    first 4 M positions run the trial's tests and at most BEYOND_TRIAL more; unpaced, well over
+    that."""
+    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
+    result = checked_solve(
+        deal_board("yukon", 7000007, "kpat"),
+        Rules("yukon"),
+        moves.ALL_REDUCTIONS,
+        Limits(max_nodes=4_000_000),
+    )
+    counters = dead_end_counters()
+    assert result.status == UNKNOWN and counters["dead"] == counters["nogood_dead"] == 0
+    assert (counters["tests"] <= solve.TESTS_ON_TRIAL + BEYOND_TRIAL) == stood_down, counters
