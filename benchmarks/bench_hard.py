@@ -22,8 +22,9 @@ under each configuration of ``--configs``:
     root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
                triples)
     default    root + PATH_TRIPLES, paced (the solver's defaults)
-    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL`` 0: the solver's
-               defaults before the tests were paced, ``engine.pacing``)
+    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL`` and
+               ``CHECKS_PER_TABLE`` 0: the solver's defaults before the tests were paced,
+               ``engine.pacing``)
 
     (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too; every
     configuration but unpaced is paced)
@@ -68,7 +69,9 @@ CONFIGS = {  # name: (options, costly positions tested, paced)
     "unpaced": (moves.ALL_REDUCTIONS, True, False),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
-DEFAULT_TESTS_ON_TRIAL = getattr(solve, "TESTS_ON_TRIAL", None)
+PACING = {
+    name: getattr(solve, name) for name in ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE") if hasattr(solve, name)
+}
 
 
 def hard_deals(text: str) -> list[tuple[str, int]]:
@@ -84,8 +87,8 @@ def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
     options, costly, paced = CONFIGS[config]
     if DEFAULT_COSTLY_AFTER is not None:
         solve.COSTLY_AFTER = DEFAULT_COSTLY_AFTER if costly else 0
-    if DEFAULT_TESTS_ON_TRIAL is not None:
-        solve.TESTS_ON_TRIAL = DEFAULT_TESTS_ON_TRIAL if paced else 0
+    for name, default in PACING.items():
+        setattr(solve, name, default if paced else 0)
     started = time.process_time()
     result = solve.solve_position(
         deal_board("yukon", deal, numbering),

@@ -47,13 +47,13 @@ PAIRS_SPACING = 10_000
 # (``engine.search.test_costly``): tuned on PySolFC 395, 1015, 1251, 2368 and KPat 40092, 40178,
 # 700128, 2000173, 2000179 among 1,000 and 3,000 (benchmarks/README.md).
 COSTLY_AFTER = 3_000
-# Paced tests (``engine.pacing``; TESTS_ON_TRIAL 0 switches pacing off): the search's
-# full pairwise tests run while their count stays within TESTS_ON_TRIAL of the positions the tests
-# proved dead, and each dead table stored allows CHECKS_PER_TABLE checks of the remembered tables.
+# Paced tests (``engine.pacing``; 0 leaves the tests, or the checks, unpaced): the search's full
+# pairwise tests run while fewer than TESTS_ON_TRIAL plus the positions the tests proved dead, and
+# each dead table stored allows CHECKS_PER_TABLE checks of the remembered tables.
 # Chosen from the hard list, where the tests prove 7-650 positions dead each and 2-64% of the
 # checks find a dead table, against KPat 4000172, 7000007 and PySolFC 9288, where they prove 0-0.3
 # and 0-0.04%: a trial of 2,000 tests costs well under a second. Of the hard list only 4000172's
-# gates closed (the same positions, 23% less time); of fifteen KPat ranges of 200 deals at 10 s,
+# gates closed (21% less time, 1,522 more positions); of fifteen KPat ranges of 200 deals at 10 s,
 # one deal searched other positions (700194, won in 13 more) (benchmarks/README.md, "Paced tests").
 TESTS_ON_TRIAL = 2_000
 CHECKS_PER_TABLE = 100_000

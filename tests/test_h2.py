@@ -417,8 +417,10 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monk
     run before any probe) against the search without them, on small positions of every
     one-deck rule set: the test on every new position, or ("costly") on every position of
     the path once a single position was searched below it, which takes the path back to it
-    and, when it is dead, leaves its subtree."""
+    and, when it is dead, leaves its subtree. Unpaced, so every test due runs (``engine.pacing``)."""
     monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", 0)
+    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", 0)
     if switch == "costly":
         monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
         monkeypatch.setattr("solver.solve.COSTLY_AFTER", 1)
@@ -479,8 +481,11 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     positions) the full test runs on the searches' roots only; with one of them on it runs inside
     the search too, which then proves the same verdict in fewer positions: PySolFC 395 (lost,
     0.4 M positions) with the later children of costly positions tested, PySolFC 2148 (lost,
-    1.1 M) with the costly positions of the path tested, in under half the positions."""
+    1.1 M) with the costly positions of the path tested, in under half the positions. Unpaced
+    (``engine.pacing``), so what is measured is the trigger alone."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
+    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", 0)
+    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", 0)
     limits = Limits(max_nodes=3_000_000, time_limit=None)
     monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
     monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)

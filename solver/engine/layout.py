@@ -84,11 +84,10 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_COSTLY_FROM]    the shallowest depth of the path that may still be untested
     control[CONTROL_COSTLY_TESTS], control[CONTROL_COSTLY_DEAD]   those tests, and of them dead
     control[CONTROL_COSTLY_WAIT]    positions searched before the next of those tests may run
-    control[CONTROL_TESTS_ON_TRIAL] > 0: paced tests (``pacing``): the full
-                                    pairwise tests of the search run while within this many of
-                                    the positions the tests proved dead (0: always)
-    control[CONTROL_CHECKS_PER_TABLE]   paced: the checks of the remembered dead tables each table
-                                    stored allows
+    control[CONTROL_TESTS_ON_TRIAL] the trial of the paced full tests of the search (``pacing``;
+                                    0: not paced)
+    control[CONTROL_CHECKS_PER_TABLE] the checks of the remembered dead tables each dead table
+                                    stored allows (``pacing``; 0: not paced)
 """
 
 import numpy as np

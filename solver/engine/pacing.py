@@ -1,33 +1,37 @@
 """Paced tests: the dead-end tests inside the search stand down while they have not paid.
 
 The tests inside the search cost time whether or not they find anything: a full pairwise test
-(``h2``) 0.03-0.3 ms, up to some 400 positions of search; a check of the remembered dead tables
+(``h2``) 0.03-0.5 ms (README.md, "The pairwise dead-end test"), up to some 700 positions of
+search; a check of the remembered dead tables
 (``nogoods``) about 0.2 us with the reading of the position's facts. On most hard deals they pay
 many times over (on the hard list 7-650 positions proved dead per full test, 2-64% of the checks
 dead), but on a few they find next to nothing (KPat 4000172: 753 positions in 17,841 tests and
 7.8 M checks, a fifth of its 16 s; KPat 7000007: none).
 
-Paced (``control[CONTROL_TESTS_ON_TRIAL]`` > 0: the solve's ``TESTS_ON_TRIAL``; 0 switches pacing
-off), the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while their
-count stays within that trial of the positions the pairwise tests, the remembered dead tables
-and the remembered families (``triple_nogoods``) have proved dead (``tests_pay``); the checks of
-the remembered tables only while they stay within CHECKS_PER_DEAD for each position they proved
-dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` for each dead table the full test stored
-(``checks_pay``). A position proved dead spares at least itself, so the count is a floor of what
-the tests bought; a closed gate opens again when another test proves more positions dead.
+Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while
+their count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
+``TESTS_ON_TRIAL``) plus the positions the pairwise tests and their remembered dead tables have
+proved dead (``tests_pay``); the checks of the remembered tables only while their count is below
+CHECKS_PER_DEAD for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` (the
+solve's ``CHECKS_PER_TABLE``) for each dead table the full test stored (``checks_pay``). Either
+slot at 0 leaves its tests unpaced. A position proved dead spares at least itself, so the count
+is a floor of what the tests bought; a closed gate opens again when a test still running (a
+search's root test, a check of the tables) proves more positions dead. The families of the test
+over triples (``triple_nogoods``) are not counted: they pay for the tests over triples, which are
+rationed on their own. Not paced: the test of each search's root, and the tests over triples.
 
-Why no verdict changes: every test is sound on any position, and pacing only chooses which of
-them run, so a paced search proves a position lost only by tests that prove it, and an exhausted
-paced search is a proof as an unpaced one is; pacing changes what a search costs and which
-positions it visits. The counts are positions and tests, not seconds, so a paced search does not
-depend on the machine's speed.
+Why no verdict becomes wrong: every test is sound on any position, and pacing only chooses which
+of them run, so a paced search proves a position lost only by tests that prove it, and an
+exhausted paced search is a proof as an unpaced one is; a won deal stays won and a lost one lost.
+Pacing changes what a search costs and which positions it visits, so under a budget of positions
+or seconds what is left unknown can differ. The gates count positions and tests, not seconds, and
+are asked between positions, so a paced search does not depend on the machine's speed.
 """
 
 from solver.engine.h2 import (
     H2_HEADER,
     HEADER_CALLS,
     HEADER_DEAD,
-    HEADER_FAMILY_DEAD,
     HEADER_NOGOOD_CALLS,
     HEADER_NOGOOD_DEAD,
 )
@@ -40,20 +44,19 @@ CHECKS_PER_DEAD = 1_000
 
 @kernel
 def tests_pay(control, dead_ends):
-    """Unpaced, or have the full tests stayed within the trial (``control[CONTROL_TESTS_ON_TRIAL]``)
-    of the positions the pairwise tests and the remembered dead tables and families proved dead?"""
+    """Unpaced, or are the full tests run so far fewer than the trial
+    (``control[CONTROL_TESTS_ON_TRIAL]``) plus the positions the pairwise tests and their
+    remembered dead tables proved dead?"""
     trial, header = control[CONTROL_TESTS_ON_TRIAL], dead_ends[H2_HEADER]
-    proved = header[HEADER_DEAD] + header[HEADER_NOGOOD_DEAD] + header[HEADER_FAMILY_DEAD]
-    return trial <= 0 or header[HEADER_CALLS] <= trial + proved
+    proved = header[HEADER_DEAD] + header[HEADER_NOGOOD_DEAD]
+    return trial <= 0 or header[HEADER_CALLS] < trial + proved
 
 
 @kernel
 def checks_pay(control, dead_ends):
-    """Unpaced, or have the checks of the remembered dead tables stayed within CHECKS_PER_DEAD for
-    each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` for each table the
-    full test stored?"""
-    header = dead_ends[H2_HEADER]
-    allowed = (
-        CHECKS_PER_DEAD * header[HEADER_NOGOOD_DEAD] + control[CONTROL_CHECKS_PER_TABLE] * header[HEADER_DEAD]
-    )
-    return control[CONTROL_TESTS_ON_TRIAL] <= 0 or header[HEADER_NOGOOD_CALLS] <= allowed
+    """Unpaced, or are the checks of the remembered dead tables so far fewer than CHECKS_PER_DEAD
+    for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` for each table
+    the full test stored?"""
+    per_table, header = control[CONTROL_CHECKS_PER_TABLE], dead_ends[H2_HEADER]
+    allowed = CHECKS_PER_DEAD * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
+    return per_table <= 0 or header[HEADER_NOGOOD_CALLS] < allowed

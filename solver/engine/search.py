@@ -18,7 +18,7 @@ Dead ends: a position that a sound test proves lost gets no moves. HOPELESS (``p
 tested at the root and after every move that may have made a position hopeless (with
 TWIN_SPLIT, its case split on twins with it: ``pins_dead``); the
 remembered dead tables (``nogoods``, when on; widened before they are stored with WIDE_NOGOODS)
-at every new position; the full pairwise test
+at every new position while their checks pay (``pacing``); the full pairwise test
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
 whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
 once the solve has let the pairwise tests run
@@ -193,7 +193,8 @@ def expand(state, params, control, moves, start, scores, landing):
 @kernel
 def pairs_dead(state, params, control, dead_ends, due):
     """The pairwise dead-end tests the options ask for: the remembered dead tables and families
-    (``remembered_dead``) on every position, the full test where ``due`` (``full_test_dead``)."""
+    (``remembered_dead``) on every position (the tables while their checks pay: ``ring_asked``),
+    the full test where ``due`` (``full_test_dead``)."""
     return facts_read(state, params, control, dead_ends, due) and (
         remembered_dead(control, dead_ends) or (due and full_test_dead(control, dead_ends))
     )
@@ -290,8 +291,9 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     taken back to that position for the test and made again after it; a dead position is left
     at once, its move list exhausted. Tests are rationed: at most one per COSTLY_AFTER positions
     of the search, plus COSTLY_CREDIT for each test that found a dead position, so a deal where
-    they seldom prune pays little. Returns the depth to go on from. (The search calls it only
-    when the shallowest candidate's subtree is that large: see ``costly_after``.)"""
+    they seldom prune pays little; and paced (``tests_pay``). Returns the depth to go on from.
+    (The search calls it only when the shallowest candidate's subtree is that large: see
+    ``costly_after``.)"""
     after = control[CONTROL_COSTLY_AFTER]
     tested, entered = stack[STACK_TESTED], stack[STACK_ENTERED]
     shallowest = control[CONTROL_COSTLY_FROM]
@@ -303,6 +305,9 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     allowed = control[CONTROL_COSTLY_DEAD] * COSTLY_CREDIT + nodes // after
     if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
         control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
+        return depth
+    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
+        control[CONTROL_COSTLY_WAIT] = nodes + after
         return depth
     tested[shallowest] = 1
     control[CONTROL_COSTLY_TESTS] += 1
@@ -351,11 +356,9 @@ def path_triples_dead(state, params, zobrist, column_keys, stack, control, dead_
 
 @kernel
 def costly_after(control, dead_ends):
-    """The subtree size at which ``test_costly`` runs, or never (the test off, not yet let run,
-    paced out (``tests_pay``, asked once a chunk), or with no tables: Milligan)."""
+    """The subtree size at which ``test_costly`` runs, or never (the test off, not yet let run, or
+    with no tables: Milligan)."""
     if control[CONTROL_COSTLY_AFTER] <= 0 or not pairs_on(control, dead_ends, H2_SEARCH):
-        return np.iinfo(np.int64).max
-    if not tests_pay(control, dead_ends):
         return np.iinfo(np.int64).max
     if dead_ends[H2_HEADER][HEADER_FACTS] == 0:
         return np.iinfo(np.int64).max
