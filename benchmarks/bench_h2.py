@@ -5,6 +5,7 @@ that no position on a winning line is flagged, and what it decides at the root o
     python benchmarks/bench_h2.py lines                     # every position of every catalogue line
     python benchmarks/bench_h2.py root --deals 1-2000       # root verdicts against the study's
     python benchmarks/bench_h2.py compare --numbering kpat --deals 1-600   # solve with and without it
+    python benchmarks/bench_h2.py compare --against unpaced --deals 1-2000  # paced and unpaced
     python benchmarks/bench_h2.py search --deals 395,2368 --switches every  # positions and CPU a proof
 
 ``cost`` times calls inside one numba loop (no Python call in the figure) on positions from
@@ -16,8 +17,9 @@ each deal (and lists the deals the twin rule's case split, ``prune.twins_hopeles
 and the pairwise test does not) and counts the result against
 ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
 soundness bug (exit 1). ``compare`` solves each deal with the
-default reductions and with the same but the pairwise test, at a node budget: a deal solved
-one way and proved lost the other is a soundness bug (exit 1). ``search`` solves each deal
+default reductions and with the same but the pairwise test (``--against unpaced``: the same with
+the tests unpaced, ``engine.pacing``), at a node budget: a deal solved one way and proved lost the
+other is a soundness bug (exit 1); the deals whose positions differ are listed. ``search`` solves each deal
 with the switches named (``off``: no pairwise test; ``root``: on the root only; ``search``: also
 ``H2_SEARCH``; ``every``, the default: also ``NOGOODS``) and reports its verdict, positions, CPU seconds
 and the tests' counters.
@@ -165,16 +167,36 @@ def root(args) -> dict:
     }
 
 
+def unpaced_solve(board, rules: Rules, limits: Limits):
+    """The default solve with the tests unpaced (``engine.pacing``)."""
+    paced = solve.TESTS_ON_TRIAL, solve.CHECKS_PER_TABLE
+    solve.TESTS_ON_TRIAL = solve.CHECKS_PER_TABLE = 0
+    try:
+        return solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
+    finally:
+        solve.TESTS_ON_TRIAL, solve.CHECKS_PER_TABLE = paced
+
+
+BASELINES = {
+    "pairs": lambda board, rules, limits: solve_position(
+        board, rules, limits, moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST
+    ),
+    "unpaced": unpaced_solve,
+}
+
+
 def compare(args) -> dict:
     rules = Rules("yukon", args.foundation_return)
     limits = Limits(max_nodes=args.max_nodes, time_limit=None)
-    changed, contradictions, nodes = [], [], {"with": 0, "without": 0}
+    changed, contradictions, nodes, differ = [], [], {"with": 0, "without": 0}, []
     for deal in tqdm(parse_deals(args.deals, args.numbering), desc="deals", file=sys.stderr):
         board = deal_board("yukon", deal, args.numbering)
         with_it = solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
-        without = solve_position(board, rules, limits, moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST)
+        without = BASELINES[args.against](board, rules, limits)
         nodes["with"] += with_it.nodes
         nodes["without"] += without.nodes
+        if with_it.nodes != without.nodes:
+            differ.append(deal)
         if with_it.status != without.status:
             changed.append({"deal": deal, "with": with_it.status, "without": without.status})
             if UNKNOWN not in (with_it.status, without.status):
@@ -184,7 +206,9 @@ def compare(args) -> dict:
         "numbering": args.numbering,
         "deals": args.deals,
         "max_nodes": args.max_nodes,
+        "against": args.against,
         "nodes": nodes,
+        "positions_differ": differ,
         "changed": changed,
         "unsound": contradictions,
     }
@@ -244,6 +268,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--max-nodes", type=int, default=1_000_000, help="compare, search: node budget a solve"
     )
     parser.add_argument("--switches", choices=SWITCHES, default="every", help="search: pairwise tests on")
+    parser.add_argument(
+        "--against",
+        choices=BASELINES,
+        default="pairs",
+        help="compare: the default solve against the same without the pairwise tests (pairs) or unpaced",
+    )
     parser.add_argument(
         "--spacing",
         type=int,
