@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from common import parse_deals, percentiles, write_figures
+from common import parse_deals, percentiles, unpaced, write_figures
 from tqdm import tqdm
 
 from solver import solve
@@ -169,12 +169,8 @@ def root(args) -> dict:
 
 def unpaced_solve(board, rules: Rules, limits: Limits):
     """The default solve with the tests unpaced (``engine.pacing``)."""
-    paced = solve.TESTS_ON_TRIAL, solve.CHECKS_PER_TABLE
-    solve.TESTS_ON_TRIAL = solve.CHECKS_PER_TABLE = 0
-    try:
+    with unpaced():
         return solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
-    finally:
-        solve.TESTS_ON_TRIAL, solve.CHECKS_PER_TABLE = paced
 
 
 BASELINES = {

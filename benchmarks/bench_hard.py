@@ -38,12 +38,13 @@ a Markdown table of the rows of one or more such files (a file's rows labelled b
 """
 
 import argparse
+import contextlib
 import json
 import sys
 import time
 from pathlib import Path
 
-from common import parse_deals
+from common import parse_deals, unpaced
 
 from solver import solve
 from solver.dead_ends import dead_end_counters
@@ -69,9 +70,6 @@ CONFIGS = {  # name: (options, costly positions tested, paced)
     "unpaced": (moves.ALL_REDUCTIONS, True, False),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
-PACING = {
-    name: getattr(solve, name) for name in ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE") if hasattr(solve, name)
-}
 
 
 def hard_deals(text: str) -> list[tuple[str, int]]:
@@ -87,15 +85,14 @@ def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
     options, costly, paced = CONFIGS[config]
     if DEFAULT_COSTLY_AFTER is not None:
         solve.COSTLY_AFTER = DEFAULT_COSTLY_AFTER if costly else 0
-    for name, default in PACING.items():
-        setattr(solve, name, default if paced else 0)
     started = time.process_time()
-    result = solve.solve_position(
-        deal_board("yukon", deal, numbering),
-        Rules("yukon"),
-        Limits(max_nodes=max_nodes, time_limit=None),
-        options,
-    )
+    with contextlib.nullcontext() if paced else unpaced():
+        result = solve.solve_position(
+            deal_board("yukon", deal, numbering),
+            Rules("yukon"),
+            Limits(max_nodes=max_nodes, time_limit=None),
+            options,
+        )
     return {
         "numbering": numbering,
         "deal": deal,

@@ -1,5 +1,6 @@
 """Helpers shared by the benchmark scripts: deal lists, machine facts, statistics, JSON output."""
 
+import contextlib
 import datetime
 import functools
 import hashlib
@@ -17,6 +18,7 @@ import numba
 import numpy as np
 from shapes import BENCHMARK
 
+from solver import solve
 from solver.atomic import replace_file
 from solver.formats import Format, stamped
 from solver.numbering import deal_board
@@ -26,6 +28,23 @@ from solver.result import Limits
 from solver.rules import Rules
 from solver.solve import solve_position
 from solver.stats import percentile
+
+
+@contextlib.contextmanager
+def unpaced():
+    """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
+    constants of ``solver.solve`` at 0, put back after (an older checkout without them is left as
+    it is)."""
+    paced = {
+        name: getattr(solve, name) for name in ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE") if hasattr(solve, name)
+    }
+    for name in paced:
+        setattr(solve, name, 0)
+    try:
+        yield
+    finally:
+        for name, value in paced.items():
+            setattr(solve, name, value)
 
 
 def parse_deals(text: str, numbering: str = "pysol") -> list[int]:

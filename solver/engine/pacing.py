@@ -2,8 +2,8 @@
 
 The tests inside the search cost time whether or not they find anything: a full pairwise test
 (``h2``) 0.03-0.5 ms (README.md, "The pairwise dead-end test"), up to some 700 positions of
-search; a check of the remembered dead tables
-(``nogoods``) about 0.2 us with the reading of the position's facts. On most hard deals they pay
+search; a check of the remembered dead tables (``nogoods``) about 0.2 us with the reading of the
+position's facts. On most hard deals they pay
 many times over (on the hard list 7-650 positions proved dead per full test, 2-64% of the checks
 dead), but on a few they find next to nothing (KPat 4000172: 753 positions in 17,841 tests and
 7.8 M checks, a fifth of its 16 s; KPat 7000007: none).

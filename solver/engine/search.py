@@ -143,7 +143,7 @@ def make_control(
     (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order;
     ``pairs_spacing``, ``costly_after``: where the pairwise tests run in the search
     (``pairs_due``, ``test_costly``); ``tests_on_trial``, ``checks_per_table``: how they are
-    paced (``pacing``; a trial of 0: not at all)."""
+    paced (``pacing``; each at 0: its tests unpaced)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
