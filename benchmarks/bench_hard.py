@@ -22,12 +22,14 @@ under each configuration of ``--configs``:
     root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
                triples)
     default    root + PATH_TRIPLES, paced (the solver's defaults)
-    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL`` and
-               ``CHECKS_PER_TABLE`` 0: the solver's defaults before the tests were paced,
-               ``engine.pacing``)
+    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL``,
+               ``CHECKS_PER_TABLE`` and ``SPLITS_ON_TRIAL`` 0: the solver's defaults before the
+               tests were paced, ``engine.pacing``)
+    split_unpaced   default with the case split on twins unpaced (``SPLITS_ON_TRIAL`` 0: the
+               solver's defaults before the split was paced)
 
     (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too; every
-    configuration but unpaced is paced)
+    configuration but unpaced and split_unpaced is paced)
 
 Run against an older checkout (``PYTHONPATH=OLD python benchmarks/bench_hard.py run --configs
 default``) it measures that checkout's defaults: what neither switch nor constant exists there is
@@ -38,13 +40,12 @@ a Markdown table of the rows of one or more such files (a file's rows labelled b
 """
 
 import argparse
-import contextlib
 import json
 import sys
 import time
 from pathlib import Path
 
-from common import parse_deals, unpaced
+from common import PACING, parse_deals, unpaced
 
 from solver import solve
 from solver.dead_ends import dead_end_counters
@@ -59,15 +60,16 @@ WIDE_NOGOODS = getattr(moves, "WIDE_NOGOODS", 0)
 TRIPLES = getattr(moves, "TRIPLES", 0)
 PATH_TRIPLES = getattr(moves, "PATH_TRIPLES", 0)
 NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES | PATH_TRIPLES)
-CONFIGS = {  # name: (options, costly positions tested, paced)
-    "before": (NARROW & ~TWIN_SPLIT, False, True),
-    "twins": (NARROW, False, True),
-    "costly": (NARROW & ~TWIN_SPLIT, True, True),
-    "narrow": (NARROW, True, True),
-    "wide": (NARROW | WIDE_NOGOODS, True, True),
-    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True, True),
-    "default": (moves.ALL_REDUCTIONS, True, True),
-    "unpaced": (moves.ALL_REDUCTIONS, True, False),
+CONFIGS = {  # name: (options, costly positions tested, the pacing constants set to 0)
+    "before": (NARROW & ~TWIN_SPLIT, False, ()),
+    "twins": (NARROW, False, ()),
+    "costly": (NARROW & ~TWIN_SPLIT, True, ()),
+    "narrow": (NARROW, True, ()),
+    "wide": (NARROW | WIDE_NOGOODS, True, ()),
+    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True, ()),
+    "default": (moves.ALL_REDUCTIONS, True, ()),
+    "unpaced": (moves.ALL_REDUCTIONS, True, PACING),
+    "split_unpaced": (moves.ALL_REDUCTIONS, True, ("SPLITS_ON_TRIAL",)),
 }
 DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
 
@@ -82,11 +84,11 @@ def hard_deals(text: str) -> list[tuple[str, int]]:
 
 
 def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
-    options, costly, paced = CONFIGS[config]
+    options, costly, unpaced_names = CONFIGS[config]
     if DEFAULT_COSTLY_AFTER is not None:
         solve.COSTLY_AFTER = DEFAULT_COSTLY_AFTER if costly else 0
     started = time.process_time()
-    with contextlib.nullcontext() if paced else unpaced():
+    with unpaced(unpaced_names):
         result = solve.solve_position(
             deal_board("yukon", deal, numbering),
             Rules("yukon"),

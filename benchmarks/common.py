@@ -29,15 +29,15 @@ from solver.rules import Rules
 from solver.solve import solve_position
 from solver.stats import percentile
 
+PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.solve``'s pacing
+
 
 @contextlib.contextmanager
-def unpaced():
+def unpaced(names: tuple[str, ...] = PACING):
     """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
-    constants of ``solver.solve`` at 0, put back after (an older checkout without them is left as
-    it is)."""
-    paced = {
-        name: getattr(solve, name) for name in ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE") if hasattr(solve, name)
-    }
+    constants ``names`` of ``solver.solve`` at 0, put back after (an older checkout without them
+    is left as it is)."""
+    paced = {name: getattr(solve, name) for name in names if hasattr(solve, name)}
     for name in paced:
         setattr(solve, name, 0)
     try:

@@ -57,6 +57,9 @@ COSTLY_AFTER = 3_000
 # one deal searched other positions (700194, won in 13 more) (benchmarks/README.md, "Paced tests").
 TESTS_ON_TRIAL = 2_000
 CHECKS_PER_TABLE = 100_000
+# the search's case split on twins runs while fewer than SPLITS_ON_TRIAL plus
+# ``engine.pacing.SPLITS_PER_DEAD`` for each position only it proved dead (0: unpaced)
+SPLITS_ON_TRIAL = 10_000
 CHUNK_SECONDS = 0.02
 FIRST_CHUNK = 20_000  # positions of a search's first chunk; later ones aim at CHUNK_SECONDS
 # Chunks also end on multiples of this many positions (about 20 ms of search), so the path is
@@ -113,6 +116,7 @@ class Search:
             COSTLY_AFTER,
             TESTS_ON_TRIAL,
             CHECKS_PER_TABLE,
+            SPLITS_ON_TRIAL,
         )
         self.peak_entries = 0
         self.path_tested = set()

@@ -25,7 +25,7 @@ def deciding_test(packed, made, tables, due: bool) -> str:
     read = bool(h2.position_facts(state, params, tables))
     if read and nogoods.held_by_ring(tables):
         return "remembered"
-    if search.pins_dead(state, params, OPTIONS, made):
+    if search.pins_dead(state, params, search.make_control(search.DFS, OPTIONS, 0, 1 << 40), made):
         return "hopeless"
     if read and due and h2.facts_dead(tables):
         return "full test"

@@ -1,9 +1,11 @@
-"""Paced tests (``engine.pacing``): the full pairwise tests inside the search and the checks of
-the remembered dead tables stand down while they have not paid for themselves. Which sound tests
-run changes what a search costs, never a decided verdict: the gates follow the counts they are
-written over, a paced search with gates that close early gives every verdict of the unpaced one
-(and of the exhaustive reference search) on small positions of every one-deck rule set and on
-lost deals, and where the tests or checks find little the paced search stops running them."""
+"""Paced tests (``engine.pacing``): the full pairwise tests inside the search, the checks of the
+remembered dead tables and the case split on twins stand down while they have not paid for
+themselves. Which sound tests run changes what a search costs, never a decided verdict: the
+gates follow the counts they are written over, a paced search with gates that close early gives
+every verdict of the unpaced one (and of the exhaustive reference search) on small positions of
+every one-deck rule set and on lost deals, and where the tests, checks or splits find little the
+paced search stops running them (the split one test in SPLIT_SAMPLE after, where it pays it stays
+on)."""
 
 from collections import Counter
 
@@ -14,9 +16,11 @@ from hypothesis import event, given, settings
 from test_h2 import one_deck
 
 from solver import solve
+from solver.budget import Budget
 from solver.dead_ends import dead_end_counters
-from solver.engine import h2, moves, pacing, search
+from solver.engine import h2, layout, moves, pacing, search
 from solver.numbering import deal_board
+from solver.packing import pack
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 from solver.rules import Rules
 
@@ -153,3 +157,100 @@ def test_checks_that_find_little_stand_down(per_table, monkeypatch):
     assert result.status == SOLVED and counters["dead"] >= 1
     assert (counters["nogood_checks"] == allowance) == (per_table > 0), counters
     assert (counters["nogood_checks"] > allowance) == (per_table == 0), counters
+
+
+def test_the_split_gate_follows_the_counts():
+    """The case split runs while its tests are fewer than the trial plus SPLITS_PER_DEAD for each
+    position only it proved dead; then one test in SPLIT_SAMPLE (the others counted as skipped);
+    a trial of 0 paces nothing."""
+    paced = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40, splits_on_trial=10)
+    paced[layout.CONTROL_SPLIT_DEAD] = 2
+    allowed = 10 + 2 * pacing.SPLITS_PER_DEAD
+    paced[layout.CONTROL_SPLIT_CALLS] = allowed - 1
+    assert pacing.split_now(paced) and paced[layout.CONTROL_SPLIT_SKIPS] == 0
+    paced[layout.CONTROL_SPLIT_CALLS] = allowed
+    taken = [bool(pacing.split_now(paced)) for _ in range(2 * pacing.SPLIT_SAMPLE)]
+    assert taken == ([False] * (pacing.SPLIT_SAMPLE - 1) + [True]) * 2
+    assert paced[layout.CONTROL_SPLIT_SKIPS] == 2 * pacing.SPLIT_SAMPLE
+    unpaced = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40)
+    unpaced[layout.CONTROL_SPLIT_CALLS] = 10**9
+    assert pacing.split_now(unpaced) and unpaced[layout.CONTROL_SPLIT_SKIPS] == 0
+
+
+@one_deck
+def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
+    """With a trial of 1 test (the split then runs one test in SPLIT_SAMPLE unless it proves
+    positions dead): the verdict of the solve is the unpaced one's and the exhaustive search's on
+    small positions, won and lost ones among them."""
+    limits = Limits(max_nodes=100_000, time_limit=None)
+    seen = Counter()
+
+    def solved(board, trial):
+        monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+        return checked_solve(board, rules, moves.ALL_REDUCTIONS, limits).status
+
+    @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
+    @given(verdict_positions(rules))
+    def check(board):
+        unpaced, paced = solved(board, 0), solved(board, 1)
+        if UNKNOWN in (unpaced, paced):
+            event("node limit")
+            return
+        assert paced == unpaced, board.to_text()
+        try:
+            assert paced == exhaustive_verdict(board, rules, 5_000), board.to_text()
+        except TooBig:
+            event("too big for the exhaustive search")
+        seen[paced] += 1
+
+    check()
+    assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
+
+
+def full_search_splits(numbering: str, deal: int, trial: int, max_nodes: int, monkeypatch):
+    """The full search of a deal's root (no probes) with a split trial of ``trial``: its status
+    and its split counters (tests, of them dead by the split only, skipped)."""
+    monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+    packed = pack(deal_board("yukon", deal, numbering), Rules("yukon"))
+    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
+    status = searched.run(Budget(Limits(max_nodes=max_nodes, time_limit=None)))
+    control = searched.control
+    slots = (layout.CONTROL_SPLIT_CALLS, layout.CONTROL_SPLIT_DEAD, layout.CONTROL_SPLIT_SKIPS)
+    return (status, *(int(control[slot]) for slot in slots))
+
+
+def test_a_split_that_finds_nothing_stands_down(monkeypatch):
+    """KPat 9000102, whose case split proves no position dead that HOPELESS leaves alive: paced
+    with a trial of 1,000, its first 400,000 positions take the split in the trial and then in one
+    test of SPLIT_SAMPLE; unpaced in every test, well over the trial."""
+    _, calls, dead, skips = full_search_splits("kpat", 9000102, 1_000, 400_000, monkeypatch)
+    assert dead == 0 and skips > 0 and calls == 1_000 + skips // pacing.SPLIT_SAMPLE
+    _, calls, dead, skips = full_search_splits("kpat", 9000102, 0, 400_000, monkeypatch)
+    assert dead == 0 and skips == 0 and calls > 3_000
+
+
+def test_a_split_that_pays_stays_on(monkeypatch):
+    """KPat 9000156, where the split proves a position dead in most of its tests: with a trial of
+    1,000 it never stands down in the first 300,000 positions, test for test the unpaced search;
+    KPat 5000064, whose split proves little in its first tests and much later: the gate closes,
+    and the dead positions of the sampled tests open it again (more tests than the trial and the
+    samples, and open at the end)."""
+    paced = full_search_splits("kpat", 9000156, 1_000, 300_000, monkeypatch)
+    assert paced == full_search_splits("kpat", 9000156, 0, 300_000, monkeypatch)
+    assert paced[2] > 10_000 and paced[3] == 0, paced
+    _, calls, dead, skips = full_search_splits("kpat", 5000064, 1_000, 300_000, monkeypatch)
+    assert skips > 0 and calls > 1_000 + skips // pacing.SPLIT_SAMPLE, (calls, dead, skips)
+    assert calls < 1_000 + pacing.SPLITS_PER_DEAD * dead, (calls, dead, skips)
+
+
+@pytest.mark.parametrize("deal", [988, 192])
+def test_a_paced_split_proves_a_lost_deal_lost(deal, monkeypatch):
+    """PySolFC 988 (the split finds nothing) and 192 (it finds much): with a trial of 1 the solve
+    proves each lost, as unpaced."""
+    board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
+    for trial in (0, 1):
+        monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+        assert (
+            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=2_000_000)).status
+            == UNSOLVABLE
+        )

@@ -242,3 +242,15 @@ def test_root(state, params, zobrist, column_keys, tables):
     header[HEADER_ROOT_FIRST], header[HEADER_ROOT_SECOND] = np.int64(first), np.int64(second)
     header[HEADER_ROOT_DEAD] = 1
     return True
+
+
+@kernel
+def root_proved_dead(tables, first, second):
+    """Is the position with keys ``first``, ``second`` the root ``test_root`` proved dead? (A
+    search of it gets no moves: ``search.search_start``.)"""
+    header = tables[H2_HEADER]
+    return (
+        header[HEADER_ROOT_DEAD] != 0
+        and header[HEADER_ROOT_FIRST] == np.int64(first)
+        and header[HEADER_ROOT_SECOND] == np.int64(second)
+    )

@@ -88,6 +88,11 @@ The control block, one int64 array (made by ``search.make_control``):
                                     0: not paced)
     control[CONTROL_CHECKS_PER_TABLE] the checks of the remembered dead tables each dead table
                                     stored allows (``pacing``; 0: not paced)
+    control[CONTROL_SPLITS_ON_TRIAL] the trial of the paced case split on twins in the search
+                                    (``pacing.splits_pay``; 0: not paced)
+    control[CONTROL_SPLIT_CALLS], control[CONTROL_SPLIT_DEAD]   the search's tests with the case
+                                    split, and the positions of them only the split proved dead
+    control[CONTROL_SPLIT_SKIPS]    the tests that went without the split (paced out)
 """
 
 import numpy as np
@@ -111,7 +116,8 @@ CONTROL_DEPTH, CONTROL_NODES, CONTROL_STATUS, CONTROL_LIMIT, CONTROL_TRUNCATED =
 CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRANCH_LIMIT = range(5, 10)
 CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_COSTLY_AFTER, CONTROL_COSTLY_FROM = 10, 11, 12, 13
 CONTROL_COSTLY_TESTS, CONTROL_COSTLY_DEAD, CONTROL_COSTLY_WAIT, CONTROL_TESTS_ON_TRIAL = 14, 15, 16, 17
-CONTROL_CHECKS_PER_TABLE, CONTROL_SIZE = 18, 19
+CONTROL_CHECKS_PER_TABLE, CONTROL_SPLITS_ON_TRIAL, CONTROL_SPLIT_CALLS, CONTROL_SPLIT_DEAD = 18, 19, 20, 21
+CONTROL_SPLIT_SKIPS, CONTROL_SIZE = 22, 23
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):

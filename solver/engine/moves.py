@@ -46,7 +46,8 @@ HOPELESS (applied by the search, see ``prune``): a position in which some card c
     of two twins leaves first (``prune.twins_hopeless``).
 TWIN_SPLIT (applied by the search, see ``prune``): after the moves HOPELESS is tested after,
     the test with its case split on twins (one deck, alternating colours), which flags every
-    position HOPELESS flags and more.
+    position HOPELESS flags and more; paced (``pacing.split_now``): where the split seldom
+    flags more, HOPELESS alone runs in most of those tests.
 H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability leaves some
     card's home unreachable gets no moves; H2_SEARCH: nor does a position inside the search
     where the test runs (``search.pairs_due``: below positions whose subtrees proved costly);

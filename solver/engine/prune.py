@@ -119,6 +119,7 @@ from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
 from solver.engine.moves import landers_all_home, move_card, move_kind, move_size, move_target
 
 NOWHERE = -1
+ALIVE, LOST_PLAIN, LOST_BY_SPLIT = 0, 1, 2  # ``twins_verdict``'s answers
 MAX_ROUNDS, ROUND_FIELDS = 64, 4  # ``derive``'s record of its rounds, for ``twins_hopeless``
 
 ONE, NONE = np.uint64(1), np.uint64(0)
@@ -183,15 +184,23 @@ def twin_of(card):
     return (3 - suit_of(card)) * 13 + rank_of(card) - 1
 
 
-@allocating_kernel
+@kernel
 def twins_hopeless(state, params):
     """The twin rule with a case split on which twin leaves first (see "Twins" above): is
-    some pair of twins on the table such that either order leaves a card never home? Only the
-    pairs whose twins both leave the plain derivation by one parent alone are tested, each
-    derivation with a twin assumed second resumed from the round of the plain one in which that
-    twin left (the two are the same until then). The table is read once for all of them."""
+    some pair of twins on the table such that either order leaves a card never home?"""
+    return twins_verdict(state, params) != ALIVE
+
+
+@allocating_kernel
+def twins_verdict(state, params):
+    """``twins_hopeless``'s answer, and how it was found: ALIVE, LOST_PLAIN (the derivation
+    without a split, HOPELESS's, finds a card never home) or LOST_BY_SPLIT (only the split
+    does). Only the pairs whose twins both leave the plain derivation by one parent alone are
+    tested, each derivation with a twin assumed second resumed from the round of the plain one
+    in which that twin left (the two are the same until then). The table is read once for all
+    of them."""
     if not twins_apply(params):
-        return False
+        return ALIVE
     start, below, _, empty = read_table(state, params, NOWHERE, NOWHERE)
     outside = outside_cards(state, params)
     sets = np.empty_like(start)
@@ -200,7 +209,7 @@ def twins_hopeless(state, params):
     restart(sets, start)
     lost, weak = derive(params, sets, below, -1, empty, outside, rounds, left_in)
     if lost:
-        return True
+        return LOST_PLAIN
     pairs = weak & twin_cards(weak) & SPADES_AND_HEARTS
     while pairs:
         card = trailing_zeros(pairs)
@@ -208,8 +217,8 @@ def twins_hopeless(state, params):
         if later_twin_lost(params, sets, start, below, outside, rounds, left_in, card) and later_twin_lost(
             params, sets, start, below, outside, rounds, left_in, twin_of(card)
         ):
-            return True
-    return False
+            return LOST_BY_SPLIT
+    return ALIVE
 
 
 @kernel

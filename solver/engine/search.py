@@ -33,8 +33,9 @@ test last (``new_position_dead``): the remembered tables answer most often and c
 by ``h2.build_tables``. Where a test runs decides only what it costs: each one is sound on any
 position.
 
-Paced tests (``pacing``): the full tests of the search and the checks of the remembered dead
-tables stand down while they have not paid for themselves (``tests_pay``, ``checks_pay``).
+Paced tests (``pacing``): the full tests of the search, the checks of the remembered dead
+tables and the case split on twins stand down while they have not paid for themselves
+(``tests_pay``, ``checks_pay``, ``split_now``).
 
 The stack and the control block are laid out in ``layout``.
 """
@@ -48,13 +49,10 @@ from solver.engine.h2 import (
     HEADER_FAMILY_FILL,
     HEADER_PAIRS_ON,
     HEADER_RING_FILL,
-    HEADER_ROOT_DEAD,
-    HEADER_ROOT_FIRST,
-    HEADER_ROOT_SECOND,
     facts_dead,
     position_facts,
 )
-from solver.engine.h3 import h3_dead
+from solver.engine.h3 import h3_dead, root_proved_dead
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
@@ -76,6 +74,9 @@ from solver.engine.layout import (
     CONTROL_OPTIONS,
     CONTROL_PAIRS_SPACING,
     CONTROL_SIZE,
+    CONTROL_SPLIT_CALLS,
+    CONTROL_SPLIT_DEAD,
+    CONTROL_SPLITS_ON_TRIAL,
     CONTROL_STATUS,
     CONTROL_TESTS_ON_TRIAL,
     CONTROL_TRUNCATED,
@@ -106,13 +107,16 @@ from solver.engine.moves import (
     generate_moves,
 )
 from solver.engine.nogoods import held_by_ring, remember_dead
-from solver.engine.pacing import checks_pay, tests_pay
+from solver.engine.pacing import checks_pay, split_now, tests_pay
 from solver.engine.prune import (
+    ALIVE,
+    LOST_BY_SPLIT,
     NOWHERE,
     hopeless,
     may_turn_hopeless,
     twins_apply,
     twins_hopeless,
+    twins_verdict,
     watched_place,
 )
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
@@ -137,13 +141,15 @@ def make_control(
     costly_after: int = 0,
     tests_on_trial: int = 0,
     checks_per_table: int = 0,
+    splits_on_trial: int = 0,
 ) -> np.ndarray:
     """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
     best-ordered moves per position: a search for a quick win that marks itself truncated
     (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order;
     ``pairs_spacing``, ``costly_after``: where the pairwise tests run in the search
     (``pairs_due``, ``test_costly``); ``tests_on_trial``, ``checks_per_table``: how they are
-    paced (``pacing``; each at 0: its tests unpaced)."""
+    paced, ``splits_on_trial``: how the case split on twins is (``pacing``; each at 0: its
+    tests unpaced)."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
@@ -151,6 +157,7 @@ def make_control(
     control[CONTROL_COSTLY_AFTER] = costly_after
     control[CONTROL_TESTS_ON_TRIAL] = tests_on_trial
     control[CONTROL_CHECKS_PER_TABLE] = checks_per_table
+    control[CONTROL_SPLITS_ON_TRIAL] = splits_on_trial
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -258,7 +265,7 @@ def new_position_dead(state, params, control, dead_ends, due, move):
     read = facts_read(state, params, control, dead_ends, due)
     if read and remembered_dead(control, dead_ends):
         return True
-    if pins_dead(state, params, control[CONTROL_OPTIONS], move):
+    if pins_dead(state, params, control, move):
         return True
     return read and due and full_test_dead(control, dead_ends)
 
@@ -366,14 +373,19 @@ def costly_after(control, dead_ends):
 
 
 @kernel
-def pins_dead(state, params, options, move):
+def pins_dead(state, params, control, move):
     """HOPELESS after ``move`` (just made, from a position it did not flag), where the move may
     have made the position hopeless; with TWIN_SPLIT, the test with its case split on twins
-    (which flags every position HOPELESS flags, and more; see ``prune``)."""
+    (which flags every position HOPELESS flags, and more; see ``prune``) where the pacing takes
+    it (``pacing.split_now``), else HOPELESS alone."""
+    options = control[CONTROL_OPTIONS]
     if not (options & (HOPELESS | TWIN_SPLIT)) or not may_turn_hopeless(state, params, move):
         return False
-    if options & TWIN_SPLIT and twins_apply(params):
-        return twins_hopeless(state, params)
+    if options & TWIN_SPLIT and twins_apply(params) and split_now(control):
+        verdict = twins_verdict(state, params)
+        control[CONTROL_SPLIT_CALLS] += 1
+        control[CONTROL_SPLIT_DEAD] += verdict == LOST_BY_SPLIT
+        return verdict != ALIVE
     return hopeless(state, params, watched_place(state, params, move), NOWHERE)
 
 
@@ -393,7 +405,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    proved_dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and triples_proved_dead(dead_ends, first, second)
+    proved_dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and root_proved_dead(dead_ends, first, second)
     if (
         proved_dead
         or (
@@ -407,18 +419,6 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
         counts[0] = expand(state, params, control, moves, 0, scores, stack[STACK_LANDING])
     next_index[0] = 0
     control[CONTROL_STATUS] = RUNNING
-
-
-@kernel
-def triples_proved_dead(dead_ends, first, second):
-    """Is the position with keys ``first``, ``second`` the root ``h3`` proved dead
-    (``solver.dead_ends.root_triples_dead``)?"""
-    header = dead_ends[H2_HEADER]
-    return (
-        header[HEADER_ROOT_DEAD] != 0
-        and header[HEADER_ROOT_FIRST] == np.int64(first)
-        and header[HEADER_ROOT_SECOND] == np.int64(second)
-    )
 
 
 @kernel
