@@ -79,7 +79,7 @@ def search_stack():
     ``Search.path`` copies what it returns."""
     stack = getattr(_thread_stacks, "stack", None)
     if stack is None:
-        stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES)
+        stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES, h2.WORDS)
     return stack
 
 

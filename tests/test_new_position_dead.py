@@ -9,7 +9,7 @@ from collections import Counter
 from engine_helpers import engine_moves
 from test_h2 import dead_ends_met, one_deck, remembered, tables_for
 
-from solver.engine import h2, moves, nogoods, search
+from solver.engine import h2, layout, moves, nogoods, path_facts, search
 from solver.engine.apply import apply_move, undo_move
 from solver.packing import pack
 from solver.rules import Rules
@@ -37,10 +37,13 @@ def verdicts_after_each_move(board, rules: Rules, tables, due: bool, seen: Count
     exactly when one of the three tests says so."""
     packed = pack(board, rules)
     control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40)
+    stack = layout.make_stack(2, layout.MOVE_LIST_SIZE, h2.WORDS)
     for move in engine_moves(packed, OPTIONS):
         made = apply_move(packed.state, packed.params, packed.zobrist, packed.column_keys, move)
         decided_by = deciding_test(packed, made, tables, due)
-        dead = bool(search.new_position_dead(packed.state, packed.params, control, tables, due, made))
+        stack[layout.STACK_APPLIED][0] = made
+        stack[layout.STACK_FACTS_READ][:] = path_facts.UNREAD
+        dead = bool(search.new_position_dead(packed.state, packed.params, stack, 1, control, tables, due))
         assert dead == (decided_by != "alive"), f"{decided_by} after {move} of\n{board.to_text()}"
         seen[decided_by] += 1
         undo_move(packed.state, packed.params, packed.zobrist, packed.column_keys, made)

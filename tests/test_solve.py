@@ -25,7 +25,7 @@ from strategies import RULE_SETS, dead_positions, small_positions
 from solver import reference
 from solver.budget import Budget
 from solver.dead_ends import dead_end_tables
-from solver.engine import layout, moves, search
+from solver.engine import h2, layout, moves, search
 from solver.engine.move_kinds import STOCK_DEAL
 from solver.engine.table import make_table
 from solver.numbering import deal_board
@@ -210,7 +210,7 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     rules = Rules("russian", foundation_return=True)
     packed = pack(deal_board("russian", 20312, "pysol"), rules)
     table = make_table(1 << 22)
-    stack = layout.make_stack(max_depth, buffered_moves)
+    stack = layout.make_stack(max_depth, buffered_moves, h2.WORDS)
     control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
     p = packed
     dead_ends = dead_end_tables(packed)

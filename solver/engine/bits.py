@@ -13,6 +13,12 @@ def set_bit(words, bit):
 
 
 @kernel
+def clear_bit(words, bit):
+    """Clear ``bit`` of a bitset of uint64 words."""
+    words[bit >> 6] &= ~(np.uint64(1) << np.uint64(bit & 63))
+
+
+@kernel
 def has_bit(words, bit):
     """Is ``bit`` of a bitset of uint64 words set?"""
     return (words[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0

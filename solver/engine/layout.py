@@ -43,7 +43,7 @@ on columns 1, 2, ... in turn: then the key keeps it (``position_keys``).
 The search (``search``) keeps the rest of its state in two more places, so that it can stop
 and go on:
 
-The stack, a tuple of arrays, int32 but for ``STACK_ENTERED``, ``STACK_TESTED`` and ``STACK_LANDING`` (made by
+The stack, a tuple of arrays, int32 but where said (made by
 ``make_stack``): the move lists of the positions on the path lie one after another in one
 buffer, so a deep path costs only the moves its positions have (a depth-first search of a large
 space makes paths of tens of thousands of moves, with foundation return especially):
@@ -60,6 +60,8 @@ space makes paths of tens of thousands of moves, with foundation return especial
     stack[STACK_TESTED][depth]      (int8) 1 once the position at ``depth`` had the full pairwise
                                     test
     stack[STACK_LANDING][card]      (int64) scratch for ``moves.landing_columns``
+    stack[STACK_FACTS][depth, w]    (uint64) the pairwise tests' facts of the position at ``depth``,
+    stack[STACK_FACTS_READ][depth]  (int8) once read (``path_facts``: UNREAD, READ, UNENCODED)
 
 The control block, one int64 array (made by ``search.make_control``):
 
@@ -108,7 +110,7 @@ ZOBRIST_SEED = 0x59554B4F4E  # fixed: keys must be the same in every process
 
 # the search stack
 STACK_MOVES, STACK_COUNTS, STACK_NEXT, STACK_APPLIED, STACK_SCORES, STACK_STARTS, STACK_ENTERED = range(7)
-STACK_TESTED, STACK_LANDING, STACK_SIZE = 7, 8, 9
+STACK_TESTED, STACK_LANDING, STACK_FACTS, STACK_FACTS_READ, STACK_SIZE = 7, 8, 9, 10, 11
 MOVE_LIST_SIZE = 512  # the longest move list a position may have; a longer one truncates
 
 # the control block
@@ -145,9 +147,10 @@ def state_size(params) -> int:
     return int(params[STOCK_NEXT]) + 1
 
 
-def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
+def make_stack(max_depth: int, buffered_moves: int, fact_words: int) -> tuple[np.ndarray, ...]:
     """A search stack for paths of up to ``max_depth`` moves whose positions have at most
-    ``buffered_moves`` moves in all (see the module docstring)."""
+    ``buffered_moves`` moves in all, with room for ``fact_words`` words of facts a position (see
+    the module docstring)."""
     stack = [None] * STACK_SIZE
     stack[STACK_MOVES] = np.zeros(buffered_moves, dtype=np.int32)
     stack[STACK_STARTS] = np.zeros(max_depth, dtype=np.int32)
@@ -158,6 +161,8 @@ def make_stack(max_depth: int, buffered_moves: int) -> tuple[np.ndarray, ...]:
     stack[STACK_ENTERED] = np.zeros(max_depth, dtype=np.int64)
     stack[STACK_TESTED] = np.zeros(max_depth, dtype=np.int8)
     stack[STACK_LANDING] = np.zeros(52, dtype=np.int64)
+    stack[STACK_FACTS] = np.zeros((max_depth, fact_words), dtype=np.uint64)
+    stack[STACK_FACTS_READ] = np.zeros(max_depth, dtype=np.int8)
     return tuple(stack)
 
 

@@ -50,7 +50,6 @@ from solver.engine.h2 import (
     HEADER_PAIRS_ON,
     HEADER_RING_FILL,
     facts_dead,
-    position_facts,
 )
 from solver.engine.h3 import h3_dead, root_proved_dead
 from solver.engine.jit import kernel
@@ -84,6 +83,7 @@ from solver.engine.layout import (
     STACK_APPLIED,
     STACK_COUNTS,
     STACK_ENTERED,
+    STACK_FACTS_READ,
     STACK_LANDING,
     STACK_MOVES,
     STACK_NEXT,
@@ -108,6 +108,7 @@ from solver.engine.moves import (
 )
 from solver.engine.nogoods import held_by_ring, remember_dead
 from solver.engine.pacing import checks_pay, split_now, tests_pay
+from solver.engine.path_facts import UNREAD, read_facts
 from solver.engine.prune import (
     ALIVE,
     LOST_BY_SPLIT,
@@ -198,26 +199,26 @@ def expand(state, params, control, moves, start, scores, landing):
 
 
 @kernel
-def pairs_dead(state, params, control, dead_ends, due):
+def pairs_dead(state, params, stack, depth, control, dead_ends, due):
     """The pairwise dead-end tests the options ask for: the remembered dead tables and families
     (``remembered_dead``) on every position (the tables while their checks pay: ``ring_asked``),
     the full test where ``due`` (``full_test_dead``)."""
-    return facts_read(state, params, control, dead_ends, due) and (
+    return facts_read(state, params, stack, depth, control, dead_ends, due) and (
         remembered_dead(control, dead_ends) or (due and full_test_dead(control, dead_ends))
     )
 
 
 @kernel
-def facts_read(state, params, control, dead_ends, due):
-    """Read the position's facts into the tables (once for all the pairwise tests) when a test
-    will look at them: the remembered dead tables (``nogoods``) or families (``triple_nogoods``)
-    when the options ask for them and some are remembered, or the full test when ``due``.
-    Returns whether they were read (never without tables, or for a position they cannot
-    encode)."""
+def facts_read(state, params, stack, depth, control, dead_ends, due):
+    """Read the facts of the position at ``depth`` of the path into the tables (once for all the
+    pairwise tests; ``path_facts``) when a test will look at them: the remembered dead tables
+    (``nogoods``) or families (``triple_nogoods``) when the options ask for them and some are
+    remembered, or the full test when ``due``. Returns whether they were read (never without
+    tables, or for a position they cannot encode)."""
     wanted = ring_asked(control, dead_ends) or families_asked(control, dead_ends) or due
     if not wanted or dead_ends[H2_HEADER][HEADER_FACTS] == 0:
         return False
-    return position_facts(state, params, dead_ends)
+    return read_facts(state, params, stack, depth, dead_ends)
 
 
 @kernel
@@ -254,18 +255,18 @@ def full_test_dead(control, dead_ends):
 
 
 @kernel
-def new_position_dead(state, params, control, dead_ends, due, move):
-    """The dead-end tests of a position just reached by ``move``, cheapest and most often right
+def new_position_dead(state, params, stack, depth, control, dead_ends, due):
+    """The dead-end tests of the position just reached at ``depth``, cheapest and most often right
     first: the remembered dead tables and families, HOPELESS (``pins_dead``), then the full
     pairwise test where ``due``. Each is sound alone, so given the same rings the verdict is
     the one of HOPELESS first; but a position both HOPELESS and held by a remembered table now
     moves that table to the front of its ring, which can change which table a full ring lets go
     of later, so the search may differ in principle (on the 23 deals of the hard list it is the
     same, position for position)."""
-    read = facts_read(state, params, control, dead_ends, due)
+    read = facts_read(state, params, stack, depth, control, dead_ends, due)
     if read and remembered_dead(control, dead_ends):
         return True
-    if pins_dead(state, params, control, move):
+    if pins_dead(state, params, control, stack[STACK_APPLIED][depth - 1]):
         return True
     return read and due and full_test_dead(control, dead_ends)
 
@@ -319,7 +320,7 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     tested[shallowest] = 1
     control[CONTROL_COSTLY_TESTS] += 1
     walk_back(state, params, zobrist, column_keys, stack, depth, shallowest)
-    if pairs_dead(state, params, control, dead_ends, True):
+    if pairs_dead(state, params, stack, shallowest, control, dead_ends, True):
         control[CONTROL_COSTLY_DEAD] += 1
         stack[STACK_NEXT][shallowest] = stack[STACK_COUNTS][shallowest]
         return shallowest
@@ -399,6 +400,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     starts[0] = 0
     stack[STACK_ENTERED][0] = control[CONTROL_NODES]
     stack[STACK_TESTED][0] = 1  # the root's pairwise test is the solve's (``solver.dead_ends.root_dead``)
+    stack[STACK_FACTS_READ][0] = UNREAD
     control[CONTROL_COSTLY_FROM] = 1
     if cards_home(state, params) == params[CARD_COUNT]:
         control[CONTROL_STATUS] = SOLVED
@@ -412,7 +414,7 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
             (control[CONTROL_OPTIONS] & HOPELESS)
             and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
         )
-        or pairs_dead(state, params, control, dead_ends, pairs_on(control, dead_ends, H2))
+        or pairs_dead(state, params, stack, 0, control, dead_ends, pairs_on(control, dead_ends, H2))
     ):
         counts[0] = 0
     else:
@@ -475,7 +477,8 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         due = pairs_due(control, dead_ends, nodes - entered[depth])
         tested[child] = due
         control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], child)
-        if new_position_dead(state, params, control, dead_ends, due, applied[depth]):
+        stack[STACK_FACTS_READ][child] = UNREAD
+        if new_position_dead(state, params, stack, child, control, dead_ends, due):
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]
