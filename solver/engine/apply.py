@@ -57,12 +57,19 @@ def turn_if_needed(state, params, zobrist, column_keys, column):
 
 @kernel
 def move_packet(state, params, zobrist, column_keys, source, target, size):
-    """Move the top ``size`` cards of ``source`` onto ``target``, keeping their order."""
-    base = source * params[CAPACITY] + state[params[LENGTHS] + source] - size
+    """Move the top ``size`` cards of ``source`` onto ``target``, keeping their order (as
+    ``pop_card`` and ``push_card`` card by card would, with the lengths written once)."""
+    capacity = params[CAPACITY]
+    source_length, target_length = state[params[LENGTHS] + source], state[params[LENGTHS] + target]
+    left = source_length - size
     for i in range(size):
-        push_card(state, params, zobrist, column_keys, target, state[base + i])
-    for _ in range(size):
-        pop_card(state, params, zobrist, column_keys, source)
+        card = state[source * capacity + left + i]
+        state[target * capacity + target_length + i] = card
+        for k in range(2):
+            column_keys[k, source] ^= card_key(zobrist, k, left + i, card, 1)
+            column_keys[k, target] ^= card_key(zobrist, k, target_length + i, card, 1)
+    state[params[LENGTHS] + source] = left
+    state[params[LENGTHS] + target] = target_length + size
 
 
 @kernel
