@@ -40,6 +40,20 @@ def control(tests_on_trial: int, checks_per_table: int):
     )
 
 
+def agreed_verdict(board, rules: Rules, unpaced: str, paced: str) -> str | None:
+    """The verdict the unpaced and the paced solve agree on, which is the exhaustive search's
+    where that search is small enough; None when a solve ran out of nodes."""
+    if UNKNOWN in (unpaced, paced):
+        event("node limit")
+        return None
+    assert paced == unpaced, board.to_text()
+    try:
+        assert paced == exhaustive_verdict(board, rules, 5_000), board.to_text()
+    except TooBig:
+        event("too big for the exhaustive search")
+    return paced
+
+
 def test_the_gates_follow_the_counts():
     """Full tests run while fewer than the trial plus the positions the full test and the
     remembered tables proved dead (the families of the test over triples do not count); checks
@@ -85,15 +99,9 @@ def test_paced_searches_keep_every_verdict(rules, monkeypatch):
     @given(verdict_positions(rules))
     def check(board):
         (unpaced, unpaced_tests), (paced, paced_tests) = solved(board, 0, 0), solved(board, 1, 20)
-        if UNKNOWN in (unpaced, paced):
-            event("node limit")
-            return
-        assert paced == unpaced, board.to_text()
-        try:
-            assert paced == exhaustive_verdict(board, rules, 5_000), board.to_text()
-        except TooBig:
-            event("too big for the exhaustive search")
-        seen[paced, paced_tests < unpaced_tests] += 1
+        verdict = agreed_verdict(board, rules, unpaced, paced)
+        if verdict is not None:
+            seen[verdict, paced_tests < unpaced_tests] += 1
 
     check()
     assert seen[SOLVED, True] > 0 and seen[UNSOLVABLE, True] + seen[UNSOLVABLE, False] > 0, seen
@@ -192,16 +200,9 @@ def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
     @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
     @given(verdict_positions(rules))
     def check(board):
-        unpaced, paced = solved(board, 0), solved(board, 1)
-        if UNKNOWN in (unpaced, paced):
-            event("node limit")
-            return
-        assert paced == unpaced, board.to_text()
-        try:
-            assert paced == exhaustive_verdict(board, rules, 5_000), board.to_text()
-        except TooBig:
-            event("too big for the exhaustive search")
-        seen[paced] += 1
+        verdict = agreed_verdict(board, rules, solved(board, 0), solved(board, 1))
+        if verdict is not None:
+            seen[verdict] += 1
 
     check()
     assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
