@@ -73,10 +73,10 @@ _thread_stacks = threading.local()
 
 
 def search_stack():
-    """The search stack (see ``engine.layout``) of this thread, made once (12 MB, which cost
-    more to allocate than most solves take) and reused by every search the thread runs one
-    after another: a search starts at depth 0 and writes every entry before it reads it, and
-    ``Search.path`` copies what it returns."""
+    """The search stack (see ``engine.layout``) of this thread, made once (about 30 MB, its pages
+    touched only as a path grows; making it cost more than most solves take) and reused by every
+    search the thread runs one after another: a search starts at depth 0 and writes every entry
+    before it reads it, and ``Search.path`` copies what it returns."""
     stack = getattr(_thread_stacks, "stack", None)
     if stack is None:
         stack = _thread_stacks.stack = layout.make_stack(MAX_DEPTH, BUFFERED_MOVES, h2.WORDS)

@@ -1,19 +1,25 @@
 """The facts of the positions on the search path (engine/path_facts.py), kept move by move: on
 random play of every one-deck rule set, the facts after each move, from the facts before it and
 the move, are the facts read from the whole position; ``read_facts`` reads a position whole when
-its parent was not read, and keeps what it read."""
+its parent was not read, and keeps what it read; along the path of a paused search, every
+position's kept facts are its own."""
 
 import random
 from collections import Counter
 
 import numpy as np
+import pytest
 from engine_helpers import engine_moves
 from strategies import dealt_board
 from test_h2 import one_deck, tables_for
 
-from solver.engine import h2, layout, move_kinds, moves, path_facts
-from solver.engine.apply import apply_move
+from solver import solve
+from solver.budget import Budget
+from solver.engine import h2, layout, move_kinds, moves, path_facts, search
+from solver.engine.apply import apply_move, undo_move
+from solver.numbering import deal_board
 from solver.packing import pack
+from solver.result import Limits
 from solver.rules import Rules
 
 WALKS, STEPS = 12, 120
@@ -79,3 +85,33 @@ def test_read_facts_reads_whole_where_the_parent_was_not_read():
         assert path_facts.read_facts(packed.state, packed.params, stack, depth, tables)
         assert not np.array_equal(tables[h2.H2_POSITION_MASK], whole)
         stack[layout.STACK_FACTS][depth, 0] ^= np.uint64(1 << 60)
+
+
+@pytest.mark.parametrize(
+    "deal, rules",
+    [(1000051, Rules("yukon")), (3000105, Rules("yukon", foundation_return=True))],
+    ids=["yukon", "yukon+return"],
+)
+def test_the_facts_kept_along_a_searched_path_are_its_positions(deal, rules):
+    """A full search of a KPat deal (the pairwise tests on, so the remembered tables ask for facts
+    on most positions), paused every 20,000 positions: walking the path back from where it
+    paused, the kept facts of every position read are the whole position's; many were kept move by
+    move (their parent read too)."""
+    packed = pack(deal_board("yukon", deal, "kpat"), rules)
+    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
+    searched.dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
+    budget, checked = Budget(Limits(max_nodes=None, time_limit=None)), Counter()
+    stack, p = searched.stack, packed
+    for cap in range(20_000, 400_001, 20_000):
+        assert searched.run(budget, cap) == search.PAUSED
+        depth = int(searched.control[layout.CONTROL_DEPTH])
+        status = stack[layout.STACK_FACTS_READ]
+        for at in range(depth, -1, -1):
+            if status[at] == path_facts.READ:
+                whole = whole_facts(packed, searched.dead_ends)[1]
+                assert np.array_equal(stack[layout.STACK_FACTS][at, : whole.size], whole), (cap, at)
+                checked[at > 0 and status[at - 1] == path_facts.READ] += 1
+            if at:
+                undo_move(p.state, p.params, p.zobrist, p.column_keys, stack[layout.STACK_APPLIED][at - 1])
+        search.walk_forward(p.state, p.params, p.zobrist, p.column_keys, stack, 0, depth)
+    assert checked[True] > 100 and checked[False] > 0, checked

@@ -175,7 +175,8 @@ def add_with_partner(triples, actions, action, q, partners, second, words):
             if not new:
                 continue
             grew = True
-            pair[w] |= new  # r is neither p (added) nor q ({p, q, q} was put above)
+            pair[w] |= new  # r is neither p (added) nor q ({p, q, q} is in: ``apply_action``
+            # runs ``add_with_partners`` before the partners' loop)
             while new:
                 r = np.int64(w * 64 + trailing_zeros(new))
                 new &= new - np.uint64(1)

@@ -94,7 +94,8 @@ The control block, one int64 array (made by ``search.make_control``):
                                     (``pacing.splits_pay``; 0: not paced)
     control[CONTROL_SPLIT_CALLS], control[CONTROL_SPLIT_DEAD]   the search's tests with the case
                                     split, and the positions of them only the split proved dead
-    control[CONTROL_SPLIT_SKIPS]    the tests that went without the split (paced out)
+    control[CONTROL_SPLIT_SKIPS]    the tests after the split's allowance ran out (one in
+                                    ``pacing.SPLIT_SAMPLE`` of them still takes the split)
 """
 
 import numpy as np

@@ -100,7 +100,7 @@ def splits_pay(control):
 def split_now(control):
     """Does this test of the search take the case split on twins: while the split pays
     (``splits_pay``), and after that one test in SPLIT_SAMPLE (whose dead positions can open the
-    gate again)? Counts the tests that go without it."""
+    gate again)? Counts the tests asked after the allowance ran out, the sampled ones included."""
     if splits_pay(control):
         return True
     control[CONTROL_SPLIT_SKIPS] += 1

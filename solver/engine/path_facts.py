@@ -3,7 +3,7 @@
 The remembered dead tables and families (``nogoods``, ``triple_nogoods``) are asked about nearly
 every new position of a hard deal's search, and each check first needs the position's facts:
 read from the whole position (``h2.position_facts``: every card of every column, 10% of the
-solve of KPat 500023 and 1000051), while a move changes at most five of them. So the search
+solve of KPat 500023 and 1000051), while a move changes at most seven of them. So the search
 keeps the facts of each position of its path in ``stack[STACK_FACTS][depth]`` (with
 ``stack[STACK_FACTS_READ][depth]``: UNREAD, READ, or UNENCODED when a fact is not in the tables),
 filled the first time a test asks (``read_facts``): from the facts of the position before it
@@ -18,9 +18,10 @@ place: on(c, b) for on(c, b') where b is the place c left (now the top of s) and
 landed on (the top of t before), clear(b') for clear(b), and up(b) when the move turned b; the
 packet's other cards keep their places and faces. A move of c to a foundation takes away on(c,
 b), up(c) and clear(c), gives clear(b) (and up(b) when it turned b), and changes the slot's
-height; a move back from a foundation the reverse. Stock deals (Milligan) are never encoded
-(``h2.encodable``): their positions are read whole. The tests compare the two on random play of
-every one-deck rule set.
+height (its home facts, and with return its nothome facts); a move back from a foundation the
+reverse. Stock deals (Milligan) never come here: the tables exist only for one deck and no stock
+(``h2.encodable``), and without them ``search.facts_read`` reads no facts. The tests compare the
+two on random play of every one-deck rule set, and along the path of a paused search.
 """
 
 from solver.engine.bits import clear_bit, copy_words
@@ -67,43 +68,35 @@ def read_facts(state, params, stack, depth, tables):
 
 @kernel
 def facts_after_move(state, params, tables, before, after, move):
-    """Set ``after`` to the facts of the position at ``state``, just reached by ``move`` (as
-    ``apply_move`` returned it) from the position whose facts are ``before``; False if one of
-    them is not in the tables. A stock deal is read whole."""
-    words = tables[H2_HEADER][HEADER_WORDS]
-    kind, card = move_kind(move), move_card(move)
-    if kind != TABLEAU and kind != TO_FOUNDATION and kind != FROM_FOUNDATION:
-        encoded = position_facts(state, params, tables)
-        copy_words(after, tables[H2_POSITION_MASK], words)
-        return encoded
-    copy_words(after, before, words)
+    """Set ``after`` to the facts of the position at ``state``, just reached by ``move`` (a tableau
+    move or one to or from a foundation, as ``apply_move`` returned it) from the position whose
+    facts are ``before``; False if one of them is not in the tables."""
+    copy_words(after, before, tables[H2_HEADER][HEADER_WORDS])
     facts = tables[H2_FACTS]
-    if kind == TABLEAU:
-        left, landed = top_place(state, params, move_source(move), 0), landed_place(state, params, move)
-        unadd_position_fact(after, facts[card, left])
-        unadd_position_fact(after, facts[FACT_CLEAR, landed])
-        encoded = add_position_fact(after, facts[card, landed]) & add_position_fact(
-            after, facts[FACT_CLEAR, left]
-        )
-    elif kind == TO_FOUNDATION:
-        left = top_place(state, params, move_source(move), 0)
-        for fact in (facts[card, left], facts[FACT_UP, card], facts[FACT_CLEAR, card]):
-            unadd_position_fact(after, fact)
-        encoded = add_position_fact(after, facts[FACT_CLEAR, left]) & change_height(
-            state, params, tables, after, move
-        )
-    else:
+    kind, card = move_kind(move), move_card(move)
+    if kind == FROM_FOUNDATION:
         landed = top_place(state, params, move_target(move), 1)
-        unadd_position_fact(after, facts[FACT_CLEAR, landed])
+        remove_fact(after, facts[FACT_CLEAR, landed])
         encoded = add_position_fact(after, facts[card, landed]) & add_position_fact(
             after, facts[FACT_UP, card]
         )
-        encoded &= add_position_fact(after, facts[FACT_CLEAR, card]) & change_height(
-            state, params, tables, after, move
+        return (
+            encoded
+            & add_position_fact(after, facts[FACT_CLEAR, card])
+            & change_height(state, params, tables, after, move)
         )
+    left = top_place(state, params, move_source(move), 0)
+    remove_fact(after, facts[card, left])
+    encoded = add_position_fact(after, facts[FACT_CLEAR, left])
     if move & TURNED:
-        encoded &= add_position_fact(after, facts[FACT_UP, top_place(state, params, move_source(move), 0)])
-    return encoded
+        encoded &= add_position_fact(after, facts[FACT_UP, left])
+    if kind == TABLEAU:
+        landed = landed_place(state, params, move)
+        remove_fact(after, facts[FACT_CLEAR, landed])
+        return encoded & add_position_fact(after, facts[card, landed])
+    remove_fact(after, facts[FACT_UP, card])
+    remove_fact(after, facts[FACT_CLEAR, card])
+    return encoded & change_height(state, params, tables, after, move)
 
 
 @kernel
@@ -134,7 +127,7 @@ def change_height(state, params, tables, after, move):
 
 
 @kernel
-def unadd_position_fact(mask, fact):
+def remove_fact(mask, fact):
     """Clear ``fact`` (a fact of the position before the move, so always encoded)."""
     if fact != NO_FACT:
         clear_bit(mask, fact)
