@@ -16,6 +16,7 @@ from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
+from solver.path_ration import PATH_TRIPLES_AFTER, path_test_due
 from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent
 from solver.rules import Rules
@@ -31,14 +32,6 @@ ROOT_PAIRS_AFTER = 2_000
 # (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
 # a deal it does not decide pays about a third more (benchmarks/README.md, "Triples at the root").
 ROOT_TRIPLES_AFTER = 300_000
-# With the root alive, positions of the path with PATH_TRIPLES_AFTER positions below them get the
-# test over triples too (``Search.test_path_over_triples``), at most one per PATH_TRIPLES_SPACING
-# positions of the solve plus PATH_TRIPLES_CREDIT for each that proved a position dead; the
-# families of dead ones are remembered (``engine.triple_nogoods``). Tuned on KPat 3000105, 1000051
-# and PySolFC 1296, 5724 (benchmarks/README.md, "Remembered families of triples").
-PATH_TRIPLES_AFTER = 100_000
-PATH_TRIPLES_SPACING = 1_000_000
-PATH_TRIPLES_CREDIT = 10
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).
@@ -235,8 +228,9 @@ class Search:
             return False
         if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
             return False
-        allowed = 1 + budget.nodes // PATH_TRIPLES_SPACING + PATH_TRIPLES_CREDIT * header[h2.HEADER_PATH_DEAD]
-        return header[h2.HEADER_PATH_TESTS] < allowed
+        return path_test_due(
+            int(header[h2.HEADER_PATH_TESTS]), int(header[h2.HEADER_PATH_DEAD]), budget.nodes
+        )
 
     def path(self) -> np.ndarray:
         """The engine moves from the root to the current position."""

@@ -23,6 +23,7 @@ RANKS = {
     "solver.solve": 2,
     "solver.budget": 2,
     "solver.dead_ends": 2,
+    "solver.path_ration": 2,
     "solver.packing": 2,
     "solver.record": 2,
     "solver.loss_reason": 2,

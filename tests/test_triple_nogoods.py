@@ -151,11 +151,12 @@ def path_tests_everywhere(monkeypatch):
         "ROOT_PAIRS_AFTER": 0,
         "ROOT_TRIPLES_AFTER": 0,
         "PATH_TRIPLES_AFTER": 1,
-        "PATH_TRIPLES_SPACING": 1,
         "FIRST_CHUNK": 1,
     }
     for name, value in settings_now.items():
         monkeypatch.setattr(f"solver.solve.{name}", value)
+    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_SPACING", 1)
+    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_TRIAL", 1 << 62)
     monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1)
 
 
@@ -199,7 +200,7 @@ def test_path_tests_and_families_cut_a_lost_deal(monkeypatch):
     root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
     assert dead_end_counters()["path_triples"] == 0
     monkeypatch.setattr("solver.solve.PATH_TRIPLES_AFTER", 2_000)
-    monkeypatch.setattr("solver.solve.PATH_TRIPLES_SPACING", 20_000)
+    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_SPACING", 20_000)
     on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     assert root_only.status == on_path.status == UNSOLVABLE
     counters = dead_end_counters()
