@@ -62,12 +62,17 @@ def move_packet(state, params, zobrist, column_keys, source, target, size):
     capacity = params[CAPACITY]
     source_length, target_length = state[params[LENGTHS] + source], state[params[LENGTHS] + target]
     left = source_length - size
+    source_first, source_second = column_keys[0, source], column_keys[1, source]
+    target_first, target_second = column_keys[0, target], column_keys[1, target]
     for i in range(size):
         card = state[source * capacity + left + i]
         state[target * capacity + target_length + i] = card
-        for k in range(2):
-            column_keys[k, source] ^= card_key(zobrist, k, left + i, card, 1)
-            column_keys[k, target] ^= card_key(zobrist, k, target_length + i, card, 1)
+        source_first ^= card_key(zobrist, 0, left + i, card, 1)
+        source_second ^= card_key(zobrist, 1, left + i, card, 1)
+        target_first ^= card_key(zobrist, 0, target_length + i, card, 1)
+        target_second ^= card_key(zobrist, 1, target_length + i, card, 1)
+    column_keys[0, source], column_keys[1, source] = source_first, source_second
+    column_keys[0, target], column_keys[1, target] = target_first, target_second
     state[params[LENGTHS] + source] = left
     state[params[LENGTHS] + target] = target_length + size
 
