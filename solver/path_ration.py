@@ -7,7 +7,10 @@ find comes early (KPat 3000105 and 500023: the 8th and the 7th test); where they
 are pure cost (KPat 4000172: 30 tests, 1.1 s of its 10.4; PySolFC 9288: 412 tests, 14 s of 138).
 So the ration: at most one test per PATH_TRIPLES_SPACING positions of the solve plus
 PATH_TRIPLES_CREDIT for each test that proved a position dead; and while none has, after
-PATH_TRIPLES_TRIAL tests the spacing doubles with each further test. The spacing and the credit
+PATH_TRIPLES_TRIAL tests the gap before each further test doubles (tests at 15, 17, 21, 29, 45, 77
+M positions of the solve, ...). A first find after the trial lets the ration catch up with the
+plain one, one test a chunk of the search (``solve.CHUNK_ENDS_EVERY`` positions), so never more
+tests than before the backoff, if bunched. The spacing and the credit
 were tuned on KPat 3000105, 1000051 and PySolFC 1296, 5724 (benchmarks/README.md, "Remembered
 families of triples"), the trial on the first finds of KPat 3000105 and 500023 (benchmarks/README.md,
 "The path's tests over triples backed off").
@@ -17,8 +20,6 @@ the ration only chooses which positions get one. It counts tests and positions, 
 the positions a solve searches do not depend on the machine's speed.
 """
 
-# positions below a position of the path before it may be tested
-PATH_TRIPLES_AFTER = 100_000
 PATH_TRIPLES_SPACING = 1_000_000
 PATH_TRIPLES_CREDIT = 10
 PATH_TRIPLES_TRIAL = 16

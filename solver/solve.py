@@ -16,7 +16,7 @@ from solver.engine import h2, jit, layout, moves, search, shortcut, table
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
-from solver.path_ration import PATH_TRIPLES_AFTER, path_test_due
+from solver.path_ration import path_test_due
 from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent
 from solver.rules import Rules
@@ -32,6 +32,9 @@ ROOT_PAIRS_AFTER = 2_000
 # (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
 # a deal it does not decide pays about a third more (benchmarks/README.md, "Triples at the root").
 ROOT_TRIPLES_AFTER = 300_000
+# With the root alive, positions of the path with PATH_TRIPLES_AFTER positions below them get the
+# test over triples too (``Search.test_path_over_triples``), as often as ``path_ration`` allows.
+PATH_TRIPLES_AFTER = 100_000
 # Positions searched below a position before its later children get the full pairwise test
 # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
 # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (benchmarks/README.md).

@@ -36,9 +36,10 @@ def test_a_dead_find_brings_back_the_spacing_and_its_credit():
     """Once a test proved a position dead, tests are due one per spacing again, plus
     PATH_TRIPLES_CREDIT for each such test, whatever their count."""
     tests = PATH_TRIPLES_TRIAL + 5
-    assert path_test_due(tests, 1, (tests - PATH_TRIPLES_CREDIT) * PATH_TRIPLES_SPACING)
-    assert not path_test_due(tests, 1, (tests - PATH_TRIPLES_CREDIT) * PATH_TRIPLES_SPACING - 1)
-    assert not path_test_due(tests, 0, (tests - PATH_TRIPLES_CREDIT) * PATH_TRIPLES_SPACING)
+    for dead in (1, 2):
+        plain = (tests - PATH_TRIPLES_CREDIT * dead) * PATH_TRIPLES_SPACING
+        assert path_test_due(tests, dead, plain)
+        assert not path_test_due(tests, dead, plain - 1)
 
 
 def test_an_endless_trial_never_backs_off(monkeypatch):
