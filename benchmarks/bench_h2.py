@@ -6,6 +6,7 @@ that no position on a winning line is flagged, and what it decides at the root o
     python benchmarks/bench_h2.py root --deals 1-2000       # root verdicts against the study's
     python benchmarks/bench_h2.py compare --numbering kpat --deals 1-600   # solve with and without it
     python benchmarks/bench_h2.py compare --against unpaced --deals 1-2000  # paced and unpaced
+    python benchmarks/bench_h2.py compare --against plain --deals 50001-50300  # no reduction at all
     python benchmarks/bench_h2.py search --deals 395,2368 --switches every  # positions and CPU a proof
 
 ``cost`` times calls inside one numba loop (no Python call in the figure) on positions from
@@ -18,11 +19,12 @@ and the pairwise test does not) and counts the result against
 ``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
 soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test (``--against unpaced``: the same with
-the tests unpaced, ``engine.pacing``), at a node budget: a deal solved one way and proved lost the
-other is a soundness bug (exit 1); the deals whose positions differ are listed. ``search`` solves each deal
-with the switches named (``off``: no pairwise test; ``root``: on the root only; ``search``: also
-``H2_SEARCH``; ``every``, the default: also ``NOGOODS``) and reports its verdict, positions, CPU seconds
-and the tests' counters.
+the tests unpaced, ``engine.pacing``; ``tests``: without every pairwise and triple test and the twin
+split; ``plain``: with no reduction at all), at a node budget: a deal solved one way and proved lost
+the other is a soundness bug (exit 1); the deals whose positions differ are listed. ``search``
+solves each deal with the switches named (``off``: no pairwise test; ``root``: on the root only;
+``search``: also ``H2_SEARCH``; ``every``, the default: also ``NOGOODS``) and reports its verdict,
+positions, CPU seconds and the tests' counters.
 Each writes ``benchmarks/results/h2_<what>.json``.
 """
 
@@ -173,11 +175,17 @@ def unpaced_solve(board, rules: Rules, limits: Limits):
         return solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
 
 
+def solve_with(options: int):
+    """A solve with only ``options`` on."""
+    return lambda board, rules, limits: solve_position(board, rules, limits, options)
+
+
+DEAD_END_TESTS = moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST | moves.TWIN_SPLIT
 BASELINES = {
-    "pairs": lambda board, rules, limits: solve_position(
-        board, rules, limits, moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST
-    ),
+    "pairs": solve_with(moves.ALL_REDUCTIONS & ~moves.EVERY_PAIR_TEST),
     "unpaced": unpaced_solve,
+    "tests": solve_with(moves.ALL_REDUCTIONS & ~DEAD_END_TESTS),
+    "plain": solve_with(0),
 }
 
 
@@ -268,7 +276,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--against",
         choices=BASELINES,
         default="pairs",
-        help="compare: the default solve against the same without the pairwise tests (pairs) or unpaced",
+        help="compare: the default solve against the same without the pairwise tests (pairs), "
+        "unpaced, without every pairwise and triple test and the twin split (tests), or with no "
+        "reduction at all (plain: exhaustive search with the transposition table only)",
     )
     parser.add_argument(
         "--spacing",
