@@ -286,7 +286,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=None,
         help="search: positions searched below a position before its later children are tested",
     )
-    parser.add_argument("--foundation-return", action="store_true", help="root: with foundation return")
+    parser.add_argument(
+        "--foundation-return", action="store_true", help="root, compare, search: with foundation return"
+    )
     parser.add_argument("--out", default=None, help="JSON file (default benchmarks/results/h2_<what>.json)")
     return parser.parse_args(argv)
 
