@@ -9,7 +9,9 @@ The deals (``--deals``, default ``HARD``) are the hard list of issue 22: PySolFC
 173, 192, 274, 454, 531, 644, 681, 823, 988 and KPat 20002, 5000010, 5000064, 5000096 (a ``k``
 before a number: KPat numbering), strict rules. Each is solved with a node budget
 (``--max-nodes``, default 30,000,000, no time limit: a budget the machine's load cannot shrink)
-under each configuration of ``--configs``:
+under each configuration of ``--configs``; a row has the verdict, the positions searched, the
+table's peak entries (the distinct positions it kept), the CPU seconds and the dead-end tests'
+counters (``solver.dead_ends.dead_end_counters``):
 
     before     the pruning of release 0.1.0 and the pairwise tests as they stood before this
                study: no case split on twins in the search (TWIN_SPLIT off), no pairwise test
@@ -101,6 +103,7 @@ def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
         "config": config,
         "status": result.status,
         "nodes": result.nodes,
+        "peak_table_entries": result.peak_table_entries,
         "cpu_seconds": round(time.process_time() - started, 3),
         "max_nodes": max_nodes,
     } | dead_end_counters()
