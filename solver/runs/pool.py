@@ -63,10 +63,18 @@ class Worker:
         child_end.close()
         self.pending: deque[int] = deque()
         self.ready = False
+        self.gone = False  # a send found the pipe closed: watch the process until its end is seen
 
-    def send(self, deal) -> None:
-        self.connection.send(deal)
+    def send(self, deal) -> bool:
+        """Send ``deal``; False if the worker has already died (its pipe is closed), and then
+        the deal is not pending here: the caller hands it to another worker."""
+        try:
+            self.connection.send(deal)
+        except OSError:  # BrokenPipeError: the process died since the loop last looked at it
+            self.gone = True
+            return False
         self.pending.append(deal)
+        return True
 
     def receive_all(self):
         """Every message already sent; stops at end of file."""
@@ -118,12 +126,14 @@ def run_local(deals, jobs: int, work: Work, on_answer, stop) -> bool:
     try:
         while not stop.requested:
             for worker in workers:
-                while worker.ready and len(worker.pending) < PIPELINE:
+                while worker.ready and not worker.gone and len(worker.pending) < PIPELINE:
                     deal = next_deal()
                     if deal is None:
                         break
-                    worker.send(deal)
-            busy = [worker for worker in workers if worker.pending or not worker.ready]
+                    if not worker.send(deal):
+                        requeued.appendleft(deal)
+                        break
+            busy = [worker for worker in workers if worker.pending or not worker.ready or worker.gone]
             if not busy and not source_left and not requeued:
                 finished = True
                 break
