@@ -33,8 +33,8 @@ WORK = Work(YUKON, "pysol", None, answer, failed)
 
 
 def kill_workers() -> list[int]:
-    """SIGKILL every worker process of this test and wait until each has ended."""
-    children = multiprocessing.active_children()
+    """SIGKILL every live pool worker of this process and wait until each has ended."""
+    children = [child for child in multiprocessing.active_children() if child.name == "yukon-worker"]
     for child in children:
         os.kill(child.pid, signal.SIGKILL)
     for child in children:
