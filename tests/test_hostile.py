@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import threading
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -787,6 +788,13 @@ def test_a_stopped_run_does_not_repeat_a_huge_command():
     huge = stopped_line(report, f"yukon solve {deals} --out r.db")
     assert huge.endswith("run the same command again to resume") and len(huge) < 200
     assert stopped_line(report, "yukon solve 1-20000 --out r.db").endswith(": yukon solve 1-20000 --out r.db")
+
+
+def test_a_stopped_run_counts_one_result_and_one_deal_in_the_singular():
+    one_each = RunReport("r.db", in_range=2, skipped=0, to_do=2, counts=Counter(solved=1))
+    assert stopped_line(one_each, None).startswith("stopped: 1 new result saved in r.db, 1 deal left; ")
+    three_each = RunReport("r.db", in_range=6, skipped=0, to_do=6, counts=Counter(solved=2, unknown=1))
+    assert stopped_line(three_each, None).startswith("stopped: 3 new results saved in r.db, 3 deals left; ")
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])

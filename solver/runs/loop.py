@@ -78,7 +78,7 @@ class Execution:
         if self.dask:
             return f"Dask {self.dask}"
         jobs = self.workers(to_do)
-        return f"{jobs} worker{'s' if jobs != 1 else ''}"
+        return counted(jobs, "worker")
 
     def workers(self, to_do: int) -> int:
         """Local worker processes for ``to_do`` deals: ``jobs``, at most one a deal."""
@@ -144,6 +144,11 @@ def stopped_line(report: RunReport, resume_command: str | None) -> str:
     itself when it is at most RESUME_CHARS long)."""
     again = f": {resume_command}" if resume_command and len(resume_command) <= RESUME_CHARS else ""
     return (
-        f"stopped: {report.done} new results saved in {report.store}, "
-        f"{report.to_do - report.done} deals left; run the same command again to resume{again}"
+        f"stopped: {counted(report.done, 'new result')} saved in {report.store}, "
+        f"{counted(report.to_do - report.done, 'deal')} left; run the same command again to resume{again}"
     )
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 deal``, ``3 deals``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
