@@ -1,4 +1,5 @@
-"""The one exception base for errors a user can cause, and the input text they may give."""
+"""The one exception base for errors a user can cause, the input text they may give, and the
+parts of a one-line message."""
 
 
 class YukonError(Exception):
@@ -9,6 +10,11 @@ class YukonError(Exception):
     ``record.Contradiction`` (two verdicts on one deal disagree) derive from it. The one other
     error of the library's own, ``solve.ReplayMismatch``, is a RuntimeError: a solver bug.
     """
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 deal``, ``3 deals``: a count and its noun, for a message."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def first_line(text: str) -> str:

@@ -28,6 +28,7 @@ from functools import lru_cache
 from solver.board import Board
 from solver.cards import KING, card_rank, card_suit, card_text, is_red, make_card
 from solver.engine import h2, prune
+from solver.errors import counted
 from solver.packing import pack
 from solver.rules import Rules
 
@@ -294,9 +295,7 @@ def hopeless_reason(board: Board, rules: Rules) -> str | None:
     head = f"{card_text(derivation.card(first))} can never go home, so the game cannot be won"
     head += f" ({others_lost(derivation, lost, first)})." if len(lost) > 1 else "."
     if teller.untold:
-        tail = (
-            f"({teller.untold} more {'step' if teller.untold == 1 else 'steps'} of the same kind left out.)"
-        )
+        tail = f"({counted(teller.untold, 'more step')} of the same kind left out.)"
     else:
         tail = "None of these events can ever happen first: each waits for another of them."
     return " ".join([head, *teller.steps, tail])

@@ -8,7 +8,7 @@ import time
 import click
 
 from solver.cli.options import input_name, json_option
-from solver.errors import YukonError
+from solver.errors import YukonError, counted
 from solver.formats import STATS, VERIFY_REPORT, stamped
 
 # How often ``verify`` says how far it got.
@@ -43,9 +43,8 @@ def verify(results, as_json):
     for problem in report["problems"] if not as_json or report["unreadable"] else ():
         click.echo(problem, err=True)
     if report["unreadable"]:
-        plural = "s" if report["unreadable"] > 1 else ""
         raise YukonError(
-            f"{report['unreadable']} unreadable line{plural} (the first: {report['first_unreadable']}); "
+            f"{counted(report['unreadable'], 'unreadable line')} (the first: {report['first_unreadable']}); "
             f"the other records: {counts}"
         )
     click.echo(json.dumps(stamped(report, VERIFY_REPORT)) if as_json else counts)

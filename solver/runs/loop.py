@@ -14,6 +14,7 @@ from collections.abc import Callable
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 
+from solver.errors import counted
 from solver.interrupts import StopFlag
 from solver.runs.cluster import DASK_QUEUED, dask_session, run_dask
 from solver.runs.pool import run_local
@@ -147,8 +148,3 @@ def stopped_line(report: RunReport, resume_command: str | None) -> str:
         f"stopped: {counted(report.done, 'new result')} saved in {report.store}, "
         f"{counted(report.to_do - report.done, 'deal')} left; run the same command again to resume{again}"
     )
-
-
-def counted(number: int, noun: str) -> str:
-    """``1 deal``, ``3 deals``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
