@@ -11,8 +11,8 @@ PATH_TRIPLES_TRIAL tests the gap before each further test doubles (tests at 15, 
 M positions of the solve, ...). A first find after the trial lets the ration catch up with the
 plain one, one test a chunk of the search (``solve.CHUNK_ENDS_EVERY`` positions), so never more
 tests than before the backoff, if bunched. The spacing and the credit
-were tuned on KPat 3000105, 1000051 and PySolFC 1296, 5724 (benchmarks/README.md, "Remembered
-families of triples"), the trial on the first finds of KPat 3000105 and 500023 (benchmarks/README.md,
+were tuned on KPat 3000105, 1000051 and PySolFC 1296, 5724 (docs/hard-tail.md, "Remembered
+families of triples"), the trial on the first finds of KPat 3000105 and 500023 (docs/hard-tail.md,
 "The path's tests over triples backed off").
 
 Why no verdict changes: every test is sound on any position (``engine.h3``, ``triple_nogoods``);

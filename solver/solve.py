@@ -30,7 +30,7 @@ FIRST_TABLE_SLOTS = 1 << 16
 ROOT_PAIRS_AFTER = 2_000
 # Positions the solve searches without a verdict before the test over triples runs on the root
 # (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
-# a deal it does not decide pays about a third more (benchmarks/README.md, "Triples at the root").
+# a deal it does not decide pays about a third more (docs/hard-tail.md, "Triples at the root").
 ROOT_TRIPLES_AFTER = 300_000
 # With the root alive, positions of the path with PATH_TRIPLES_AFTER positions below them get the
 # test over triples too (``Search.test_path_over_triples``), as often as ``path_ration`` allows.
@@ -50,7 +50,7 @@ COSTLY_AFTER = 3_000
 # checks find a dead table, against KPat 4000172, 7000007 and PySolFC 9288, where they prove 0-0.3
 # and 0-0.04%: a trial of 2,000 tests costs well under a second. Of the hard list only 4000172's
 # gates closed (21% less time, 1,522 more positions); of fifteen KPat ranges of 200 deals at 10 s,
-# one deal searched other positions (700194, won in 13 more) (benchmarks/README.md, "Paced tests").
+# one deal searched other positions (700194, won in 13 more) (docs/hard-tail.md, "Paced tests").
 TESTS_ON_TRIAL = 2_000
 CHECKS_PER_TABLE = 100_000
 # the search's case split on twins runs while fewer than SPLITS_ON_TRIAL plus
@@ -220,7 +220,7 @@ class Search:
         call lasts about 0.06-0.3 s)? Foundation return included since the kernels count no references:
         before, a call there cost about twice a strict one beside a slower search, and the tests
         held a won deal (PySolFC 9753) past its 60 s; now it is won in 32 s with them
-        (benchmarks/README.md, "Kernels without reference counting")."""
+        (docs/hard-tail.md, "Kernels without reference counting")."""
         control, header = self.control, self.dead_ends[h2.H2_HEADER]
         if (
             not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES

@@ -111,7 +111,7 @@ def test_a_flagged_position_is_lost(rules):
 def test_no_position_on_a_winning_line_is_flagged():
     """Every position on every 3,000th one-deck catalogue line of each rule set (a call on a
     live position costs tens of milliseconds; every 100th line: ``benchmarks/bench_h3.py
-    lines``, in benchmarks/README.md, "Triples at the root")."""
+    lines``, in docs/hard-tail.md, "Triples at the root")."""
     checked = Counter()
     for rules, root, tokens in catalogue_lines(3000):
         tables = tables_for(root, rules)

@@ -43,7 +43,7 @@ reached state is in the set. (3) A win puts every card home: in the won state ev
 facts are true together. So a position whose set lacks a pair {home(c), home(d)} (c = d
 included: a card that can never go home) is lost. The pairs with c != d are what h^2's goal test
 asks beyond the single facts: two cards that can each go home, but never both (on KPat 9000085
-the search then needs 2.5 M positions instead of 7.6 M; benchmarks/README.md, "Goal pairs").
+the search then needs 2.5 M positions instead of 7.6 M; docs/hard-tail.md, "Goal pairs").
 Russian uses the same encoding with a card's one same-suit parent; Milligan (two decks, a
 stock) is not encoded: the test never runs there.
 

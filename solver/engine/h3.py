@@ -8,10 +8,10 @@ both), and it flags every position the pairwise test flags and more. A call cost
 a Yukon root (hundreds of times a pairwise test), so it runs where a large search is at stake: on
 the root once the solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a
 verdict (on the roots of the hard tail it proves lost at once deals that took tens of millions
-of positions: benchmarks/README.md, "Triples at the root"), and, with PATH_TRIPLES, on positions
+of positions: docs/hard-tail.md, "Triples at the root"), and, with PATH_TRIPLES, on positions
 of the path with large subtrees, rationed (``solver.solve.Search.test_path_over_triples``),
 whose dead families are remembered (``triple_nogoods``): alone, those tests cost more than they
-saved (benchmarks/README.md, "Triples on the path"); with the families remembered they pay
+saved (docs/hard-tail.md, "Triples on the path"); with the families remembered they pay
 ("Remembered families of triples"). Where it runs decides what it costs, not whether a verdict
 is right.
 
@@ -37,7 +37,7 @@ repeated (``put``), so ``triples[p, p]`` is p's row of pairs; the rows with p > 
 (They were, each set written in both orders of each pair: twice the writes, and a Yukon family
 holds millions of sets, most of them added bit by bit. One row per pair makes a call 1.8 times
 cheaper: 56-60 ms instead of 101-109 on the roots of KPat 3000105, 1000051 and 9000156; the
-families are the same, benchmarks/README.md, "The cheapest test first, and one row per pair of
+families are the same, docs/hard-tail.md, "The cheapest test first, and one row per pair of
 facts".) The
 fixpoint sweeps over all actions until nothing is added or every pair of home facts is in the
 family. For an applicable action a (every ``triples[x, y]`` of preconditions x, y holds every

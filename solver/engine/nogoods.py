@@ -26,7 +26,7 @@ every position the narrower one covers and more: positions that differ from s in
 cards that s's dead end does not depend on lie, whether they are face up, or whether they went
 home. The widening costs one fixpoint per card and base (five for a card that fails), and runs
 only when the full test proved a position dead. On KPat 3000028 the search then needs 0.8 M
-positions instead of 7.4 M (benchmarks/README.md, "Widened dead tables").
+positions instead of 7.4 M (docs/hard-tail.md, "Widened dead tables").
 
 The check. A pair table holds each pair in both rows (``h2.add_pairs``; a start is every pair of
 a set of facts), so every pair of t's facts is in R_s when the row of each fact of t holds all of
@@ -43,7 +43,7 @@ that order and a new one takes the slot of the least recently useful. A table th
 something dead tends to go on doing so in the same region of the search, so it stays, where a
 first-in first-out ring dropped it once 16 newer tables were stored. Any set of dead tables is
 sound; the order and the size only decide what the check finds and costs. Against 16 tables first-in
-first-out (benchmarks/README.md, "The remembered dead tables, kept by use", where the size was
+first-out (docs/hard-tail.md, "The remembered dead tables, kept by use", where the size was
 chosen): never more positions on the hard list and four more KPat deals at 40 M positions; KPat
 3000028 lost in 10.0 M positions and 19.7 CPU s instead of 19.3 M and 35.8 s, 9000085 7.6 M and
 13.7 s instead of 10.2 M and 18.9 s, PySolFC 137 lost in 27.8 M (unknown at 40 M before).

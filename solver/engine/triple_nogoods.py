@@ -24,7 +24,7 @@ and each dead verdict cut one subtree. The family of a dead position also covers
 differ from it in where the cards its dead end does not need lie, as the widened pair tables do
 (``nogoods``): on PySolFC 2403 the four families the path tests stored proved 86,665 later
 positions dead, and the deal is lost in 1.6 M positions, where without them it stayed unknown
-after 60 s (benchmarks/README.md, "Remembered families of triples").
+after 60 s (docs/hard-tail.md, "Remembered families of triples").
 
 The check. The family holds each set in the row of each two of its facts (``h3.put``, the lower
 fact first: ``h3.ordered``), so a set {d, x, y} is in it exactly when the row of {d, x} holds y,
