@@ -1,8 +1,8 @@
 """The test over triples of facts (h^3, ``solver/engine/h3.py``): where it flags what pairs do not,
 what a call costs, and that it never flags a position of a winning line. The engine runs it on
 the root of a deal that proved hard (docs/hard-tail.md, "Triples at the root"); inside the
-search, on costly positions, it cost far more than it saved (the patch
-``h3_search.patch`` (in git history, see docs/research-notes.md) on top of f38384a, with the kernel of that time).
+search, on costly positions, it cost far more than it saved (the patch ``h3_search.patch``
+on top of f38384a, with the kernel of that time; in git history, see docs/research-notes.md).
 
     python benchmarks/bench_h3.py roots --numbering kpat --deals 3000105,9000098
     python benchmarks/bench_h3.py sample --numbering kpat --deals 9000156,5000064 --samples 30
