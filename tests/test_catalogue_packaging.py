@@ -5,6 +5,7 @@ deal works from a fresh non-editable install run in another folder."""
 import json
 import subprocess
 import sys
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
@@ -70,3 +71,23 @@ def test_yukon_daily_from_a_fresh_install_in_another_folder(wheel, tmp_path):
     assert where.stdout.startswith(str(fresh_site))
     imports = subprocess.run([str(fresh / "bin" / "python"), "-c", "import catalogue"], cwd=elsewhere)
     assert imports.returncode != 0
+
+
+def test_every_package_folder_is_listed_and_no_symlink_carries_the_data():
+    """pyproject lists the packages by hand (the catalogue data is mapped from the top-level
+    folder): a new folder of solver/ left out of the list would be missing from the wheel."""
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    )
+    folders = {
+        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "solver").rglob("__init__.py")
+    }
+    assert folders <= listed
+    assert listed - folders == {"solver.catalogue_data", "solver.catalogue_data.viewer"}
+    assert not any(path.is_symlink() for path in (ROOT / "solver").rglob("*"))
+
+
+def test_a_checkout_reads_the_top_level_catalogue_folder():
+    from solver.catalogue.files import shipped_directory
+
+    assert (shipped_directory() / "manifest.json").is_file()

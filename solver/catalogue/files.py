@@ -34,8 +34,12 @@ MAX_FILE_BYTES = 64 << 20
 
 
 def shipped_directory() -> Path:
-    """The catalogues installed with the package (the top-level folder ``catalogue/``)."""
-    return Path(__file__).parent.parent / "catalogue_data"
+    """The shipped catalogues: ``solver/catalogue_data`` in an installed package (the wheel puts
+    the top-level folder ``catalogue/`` there), else ``catalogue/`` beside ``solver/`` in a
+    checkout (run from source or installed editable)."""
+    package = Path(__file__).parent.parent
+    installed = package / "catalogue_data"
+    return installed if installed.is_dir() else package.parent / "catalogue"
 
 
 def rule_set_name(variant: str, foundation_return: bool = STRICT, numbering: str = PYSOL) -> str:
