@@ -1,11 +1,13 @@
 """No behaviour change between two commits: the same status, line and node count deal by deal.
 
     python benchmarks/compare_behaviour.py solve --variant yukon --deals 1-1000 \
-        --max-nodes 50000 --out /tmp/new-yukon.jsonl [--without-pairs]
+        --max-nodes 50000 --out /tmp/new-yukon.jsonl [--without-pairs] \
+        [--foundation-return] [--numbering kpat]
     python benchmarks/compare_behaviour.py compare /tmp/old-yukon.jsonl /tmp/new-yukon.jsonl
 
-``solve`` solves each PySolFC deal of the range at a node budget (no time limit, so the
-figures do not depend on the machine) and writes one JSON line a deal: status, line, nodes.
+``solve`` solves each deal of the range (PySolFC numbering unless ``--numbering`` says otherwise)
+at a node budget (no time limit, so the figures do not depend on the machine) and writes one
+JSON line a deal: status, line, nodes.
 It is resumable: deals already in ``--out`` are skipped. It uses only names every commit since
 release 0.1.0 has (``solve_position``, ``deal_board``, ``Limits``, ``moves.ALL_REDUCTIONS``), so
 one copy of this script runs in an older checkout's venv. ``--without-pairs`` turns off the
@@ -36,16 +38,18 @@ def solved_deals(out: Path) -> set[int]:
     return {json.loads(line)["deal"] for line in lines if line.endswith("}")}
 
 
-def solve_range(variant: str, first: int, last: int, max_nodes: int, without_pairs: bool, out: Path) -> None:
+def solve_range(
+    rules: Rules, numbering: str, deals: range, max_nodes: int, without_pairs: bool, out: Path
+) -> None:
     pairs = sum(getattr(moves, name, 0) for name in ("H2", "H2_SEARCH", "NOGOODS", "WIDE_NOGOODS"))
     options = moves.ALL_REDUCTIONS & ~pairs if without_pairs else moves.ALL_REDUCTIONS
     limits = Limits(max_nodes=max_nodes, time_limit=None)
     done = solved_deals(out)
     with out.open("a") as written:
-        for deal in range(first, last + 1):
+        for deal in deals:
             if deal in done:
                 continue
-            result = solve_position(deal_board(variant, deal, "pysol"), Rules(variant), limits, options)
+            result = solve_position(deal_board(rules.variant, deal, numbering), rules, limits, options)
             row = {
                 "deal": deal,
                 "status": str(result.status),
@@ -83,6 +87,8 @@ def main(argv=None) -> int:
     solve.add_argument("--deals", required=True, help="FIRST-LAST")
     solve.add_argument("--max-nodes", type=int, required=True)
     solve.add_argument("--without-pairs", action="store_true")
+    solve.add_argument("--foundation-return", action="store_true")
+    solve.add_argument("--numbering", choices=("pysol", "kpat"), default="pysol")
     solve.add_argument("--out", type=Path, required=True)
     compare = commands.add_parser("compare")
     compare.add_argument("old", type=Path)
@@ -90,7 +96,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "solve":
         first, last = map(int, args.deals.split("-"))
-        solve_range(args.variant, first, last, args.max_nodes, args.without_pairs, args.out)
+        rules = Rules(args.variant, args.foundation_return)
+        deals = range(first, last + 1)
+        solve_range(rules, args.numbering, deals, args.max_nodes, args.without_pairs, args.out)
         return 0
     compared, found = differences(args.old, args.new)
     for difference in found:
