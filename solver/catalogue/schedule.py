@@ -22,9 +22,10 @@ from datetime import date
 from math import gcd
 from pathlib import Path
 
+from solver.catalogue.checks import load_checked
 from solver.catalogue.entries import entry_problem
 from solver.catalogue.epochs import AFFINE, FIRST_START, KEYED_SORT, Epoch, read_schedule
-from solver.catalogue.files import MANIFEST_NAME, catalogue_name, load_checked, read_manifest
+from solver.catalogue.files import MANIFEST_NAME, catalogue_name, read_manifest
 from solver.errors import YukonError
 
 # The first day new catalogues join the schedule (``build``'s default ``since``).
@@ -156,7 +157,7 @@ def daily_entry(catalogue: dict, day: date, schedule: tuple[Epoch, ...], name: s
     is not valid (``entries.entry_problem``) is refused, never served."""
     chosen = pick(listing_of(catalogue, name), day, schedule)
     entry = catalogue["entries"][chosen.index]
-    problem = entry_problem(entry, catalogue["variant"], catalogue["tier"])
+    problem = entry_problem(entry, catalogue["variant"], catalogue["tier"], catalogue.get("difficulty_model"))
     if problem is not None:
         raise YukonError(
             f"the {catalogue['variant']} {catalogue['tier']} catalogue's entry {chosen.index}: "
