@@ -18,7 +18,6 @@ from solver.store.results import ResultsTable
 from solver.store.schema import (
     SCHEMA_VERSION,
     check_meta_matches,
-    check_values,
     initialise,
     meta_rules,
     migrate,
@@ -26,6 +25,7 @@ from solver.store.schema import (
     read_meta,
     result_columns,
 )
+from solver.store.shape import check_shape
 
 
 class Store(ResultsTable, ClaimsTable, PlayerTables):
@@ -68,7 +68,7 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
             if meta is not None:
                 check_meta_matches(meta, rules, numbering, path)
                 quick_check(connection, path)
-                check_values(connection, path)
+                check_shape(connection, path, meta)
             with translated(path, "cannot write to"):
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("PRAGMA synchronous = NORMAL")
@@ -93,7 +93,7 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
         try:
             meta = read_meta(connection, path, allow_empty=False)
             quick_check(connection, path)
-            check_values(connection, path)
+            check_shape(connection, path, meta)
         except BaseException:
             connection.close()
             raise
