@@ -2,15 +2,37 @@
 (schema, rows) and a catalogue wherever it is read (checksum, schema, replay); odd outputs,
 full disks and malformed option values end in one line and exit 2, nothing lost."""
 
+import hashlib
+import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
 from stores import YUKON, fake_record
 from test_cli import assert_bad_input, run
 
+from solver.api import catalogue_hits
+from solver.atomic import JOURNAL_NAME, finish_switch, replace_file, written_beside
+from solver.catalogue.build import Shelf, build_catalogue
+from solver.catalogue.checks import load_checked
+from solver.catalogue.files import (
+    MANIFEST_NAME,
+    checksum,
+    json_bytes,
+    manifest_line,
+    read_catalogue,
+    save_catalogue,
+    shipped_directory,
+)
+from solver.catalogue.verify import verify_directory
 from solver.errors import YukonError
+from solver.numbering import deal_board
 from solver.result import SOLVED
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.store import BUSY, CLAIMED, Store
@@ -154,3 +176,242 @@ def test_a_run_waiting_for_another_says_what_it_waits_for(store_path):
         deals = ClaimedDeals(store, iter([8]), (SOLVED,), say=lines.append)
         assert next(deals) is WAIT and next(deals) is WAIT
     assert len(lines) == 1 and "waiting for 1 deal another run sharing" in lines[0]
+
+
+# --- catalogues -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A catalogue folder holding the first four entries of the shipped yukon easy file."""
+    shipped = read_catalogue(shipped_directory() / "yukon-easy.json")
+    directory = tmp_path / "cat"
+    save_catalogue(directory, shipped | {"entries": shipped["entries"][:4]})
+    return directory
+
+
+def rewritten(directory, change, sign=True, name="yukon-easy.json"):
+    """Hand-edit a catalogue file (``change`` edits its JSON) and, with ``sign``, give the
+    manifest its new checksum, as an attacker would."""
+    path = directory / name
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=1))
+    if sign:
+        edit_manifest(directory, lambda manifest: manifest_line(manifest, name).update(sha256=checksum(path)))
+    return directory
+
+
+def edit_manifest(directory, change):
+    manifest = json.loads((directory / MANIFEST_NAME).read_text())
+    change(manifest)
+    (directory / MANIFEST_NAME).write_text(json.dumps(manifest))
+
+
+def planted(deal: int, board_of: int | None = None):
+    """An edit putting ``deal`` (unsolvable 151, say) into entry 1 with entry 1's line."""
+
+    def change(data):
+        entry = data["entries"][0]
+        entry["deal"] = deal
+        entry["board"] = deal_board("yukon", board_of or deal).to_text()
+
+    return change
+
+
+@pytest.mark.parametrize("sign", [True, False])
+def test_check_refuses_a_planted_unsolvable_deal(folder, sign):
+    rewritten(folder, planted(151), sign)
+    result = run("check", "151", "--dir", str(folder))
+    assert_bad_input(result)
+    assert "yukon-easy.json" in result.stderr
+    with pytest.raises(YukonError):
+        catalogue_hits(151, directory=folder)
+
+
+def test_check_refuses_a_file_whose_checksum_does_not_match_even_for_another_deal(folder):
+    rewritten(folder, lambda data: data["entries"][1].update(solution="S"), sign=False)
+    with pytest.raises(YukonError, match="checksum does not match"):
+        catalogue_hits(2, directory=folder)
+
+
+def illegal_line(data):
+    entry = data["entries"][0]
+    entry["solution"] = " ".join(["1>F:AS", *entry["solution"].split()[1:]])
+
+
+@pytest.mark.parametrize(
+    "change", [illegal_line, planted(2, board_of=3)], ids=["an illegal line", "another deal's board"]
+)
+def test_daily_refuses_every_tampered_entry_even_when_signed(folder, change):
+    rewritten(folder, change)
+    statuses = []
+    for day in ("2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"):  # each entry once
+        result = run("daily", "--dir", str(folder), "--date", day, "--json")
+        statuses.append(result.exit_code)
+        if result.exit_code == 0:
+            assert json.loads(result.stdout)["entry_index"] != 0, f"served the tampered entry on {day}"
+        else:
+            assert_bad_input(result)
+    assert sorted(statuses) == [0, 0, 0, 2]
+    assert verify_directory(folder).problems
+
+
+def test_build_refuses_to_launder_a_tampered_entry(folder):
+    rewritten(folder, illegal_line, sign=False)
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    model = read_catalogue(folder / "yukon-easy.json", (folder / "yukon-easy.json").read_bytes())
+    shelf = Shelf("yukon", "easy", model=model.get("difficulty_model"))
+    with pytest.raises(YukonError, match="refusing"):
+        build_catalogue([], folder, shelf, 6, date(2026, 12, 1))
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
+
+
+def test_build_refuses_a_signed_tampered_entry_too(folder):
+    rewritten(folder, illegal_line)
+    model = read_catalogue(folder / "yukon-easy.json")["difficulty_model"]
+    with pytest.raises(YukonError, match="entry 1"):
+        build_catalogue([], folder, Shelf("yukon", "easy", model=model), 6, date(2026, 12, 1))
+
+
+KILLED_WRITER = """
+import os, signal, sys
+from pathlib import Path
+from solver.atomic import replace_files
+renames = []
+real = Path.replace
+def replace(self, target):
+    renames.append(target)
+    if len(renames) == int(sys.argv[2]):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(self, target)
+Path.replace = replace
+folder = Path(sys.argv[1])
+replace_files(folder, {"yukon-easy.json": b"new catalogue", "manifest.json": b"new manifest"})
+"""
+
+
+@pytest.mark.parametrize("killed_at", [1, 2, 3])
+def test_a_write_killed_at_any_rename_leaves_both_files_old_or_both_new(tmp_path, killed_at):
+    (tmp_path / "yukon-easy.json").write_bytes(b"old catalogue")
+    (tmp_path / "manifest.json").write_bytes(b"old manifest")
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(tmp_path), str(killed_at)], env=env)
+    assert process.returncode == -signal.SIGKILL
+    finish_switch(tmp_path)
+    contents = {(tmp_path / name).read_bytes().split()[0] for name in ("yukon-easy.json", "manifest.json")}
+    assert contents == ({b"old"} if killed_at == 1 else {b"new"})
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert [name for name in names if not name.startswith(".")] == ["manifest.json", "yukon-easy.json"]
+    assert (
+        names == ["manifest.json", "yukon-easy.json"] or killed_at == 1
+    )  # before the commit: hidden leftovers
+
+
+def test_a_reader_completes_an_interrupted_switch(folder):
+    data = read_catalogue(folder / "yukon-easy.json")
+    data["entries"] = data["entries"][:3]
+    manifest = json.loads((folder / MANIFEST_NAME).read_text())
+    manifest_line(manifest, "yukon-easy.json").update(
+        count=3, sha256=hashlib.sha256(json_bytes(data)).hexdigest()
+    )
+    partials = {
+        "yukon-easy.json": written_beside(folder / "yukon-easy.json", json_bytes(data)).name,
+        MANIFEST_NAME: written_beside(folder / MANIFEST_NAME, json_bytes(manifest)).name,
+    }
+    (folder / JOURNAL_NAME).write_text(json.dumps(partials))  # killed after the commit
+    assert len(load_checked(folder, "yukon", "easy")["entries"]) == 3
+    assert not (folder / JOURNAL_NAME).exists() and verify_directory(folder).problems == []
+
+
+def shipped_shape(change):
+    def edit(directory):
+        edit_manifest(directory, change)
+
+    return edit
+
+
+def reversed_thresholds(directory):
+    def change(data):
+        data["difficulty_model"]["thresholds"].reverse()
+
+    rewritten(directory, change)
+
+
+def nan_difficulty(directory):
+    path = directory / "yukon-easy.json"
+    text = path.read_text()
+    first = json.loads(text)["entries"][0]["difficulty"]
+    path.write_text(text.replace(f'"difficulty": {first},', '"difficulty": NaN,', 1))
+    edit_manifest(
+        directory, lambda manifest: manifest_line(manifest, "yukon-easy.json").update(sha256=checksum(path))
+    )
+
+
+def symlink_outside(directory):
+    outside = directory.parent / "outside.json"
+    (directory / "yukon-easy.json").rename(outside)
+    (directory / "yukon-easy.json").symlink_to(outside)
+
+
+def empty_file(directory):
+    rewritten(directory, lambda data: data.update(entries=[]))
+    edit_manifest(directory, lambda manifest: manifest_line(manifest, "yukon-easy.json").update(count=0))
+
+
+def schedule(value):
+    return shipped_shape(lambda manifest: manifest.update(schedule=value))
+
+
+LEGACY_EPOCH = {"start": "2026-01-01", "method": "affine-fnv1a", "key": ""}
+MALFORMED_FOLDERS = {
+    "a symlink to a file outside": symlink_outside,
+    "a difficulty of NaN": nan_difficulty,
+    "a manifest version from the future": shipped_shape(lambda manifest: manifest.update(format_version=9)),
+    "a manifest version as a string": shipped_shape(lambda manifest: manifest.update(format_version="2")),
+    "tier thresholds in reverse order": reversed_thresholds,
+    "a schedule with a bad date": schedule(
+        [LEGACY_EPOCH, {"start": "2027-02-30", "method": "affine-fnv1a", "key": ""}]
+    ),
+    "an unknown method": schedule([LEGACY_EPOCH, {"start": "2027-02-01", "method": "feistel", "key": ""}]),
+    "an empty schedule": schedule([]),
+    "only future epochs": schedule([{"start": "2099-01-01", "method": "affine-fnv1a", "key": ""}]),
+    "a huge key": schedule(
+        [LEGACY_EPOCH, {"start": "2027-02-01", "method": "keyed-sort-sha256", "key": "k" * 100_000}]
+    ),
+    "no schedule at all": shipped_shape(lambda manifest: manifest.pop("schedule")),
+    "a schedule that is no list": schedule({"start": "2026-01-01"}),
+    "a schedule not sorted": schedule(
+        [LEGACY_EPOCH, {"start": "2025-01-01", "method": "affine-fnv1a", "key": ""}]
+    ),
+    "a file of no entries": empty_file,
+}
+
+
+@pytest.mark.parametrize("damage", MALFORMED_FOLDERS, ids=list(MALFORMED_FOLDERS))
+def test_verify_daily_and_check_refuse_a_malformed_folder(folder, damage):
+    MALFORMED_FOLDERS[damage](folder)
+    result = run("catalogue", "verify", str(folder))
+    assert result.exit_code in (1, 2) and "0 problems" not in result.stdout, result.output
+    for arguments in (["daily", "--date", "2026-01-02"], ["check", "2"]):
+        refused = run(*arguments, "--dir", str(folder))
+        assert_bad_input(refused)
+
+
+def test_a_catalogue_file_that_is_a_directory_is_named(folder):
+    (folder / "yukon-easy.json").unlink()
+    (folder / "yukon-easy.json").mkdir()
+    result = run("daily", "--dir", str(folder), "--date", "2026-01-02")
+    assert_bad_input(result)
+    assert f"{folder / 'yukon-easy.json'}: not a regular file" in result.stderr
+
+
+def test_build_does_not_write_through_a_planted_symlink(folder, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (folder / "yukon-easy.json").unlink()
+    (folder / "yukon-easy.json").symlink_to(victim)
+    with pytest.raises(YukonError, match="symbolic link"):
+        build_catalogue([], folder, Shelf("yukon", "easy"), 6, date(2026, 12, 1))
+    replace_file(folder / "other.json", "{}\n")
+    assert victim.read_text() == "precious\n"

@@ -5,8 +5,9 @@ A file is used only when its manifest record names it (``files.record_problem``)
 regular file of the folder (no symbolic link), its bytes match the record's SHA-256, its
 shape is the schema's (``files.read_catalogue``), its header is the record's rule set and
 tier, its entry count is the record's, it has entries and no deal twice. An entry is used
-only once it is replayed (``entries.entry_problem``, scored by the file's difficulty model):
-``verify`` and ``build`` replay every entry, ``daily`` and ``check`` the entries they serve.
+only once it is replayed (``entries.entry_problem``): ``verify`` and ``build`` replay every
+entry and recompute its difficulty by the file's model, ``daily`` and ``check`` replay the
+entries they serve (board and line: what says the deal is solvable).
 """
 
 import hashlib
@@ -86,10 +87,13 @@ def entry_place(path: Path, number: int, entry: dict) -> str:
     return f"{path}: entry {number} (deal {clipped(repr(entry.get('deal')), 40)})"
 
 
-def entry_refusal(catalogue: dict, entry: dict) -> str | None:
-    """Why ``entry`` of ``catalogue`` is not one it may hold, replayed, or None."""
+def entry_refusal(catalogue: dict, entry: dict, scored: bool = True) -> str | None:
+    """Why ``entry`` of ``catalogue`` is not one it may hold, replayed, or None; with
+    ``scored``, its difficulty recomputed by the file's model too (that loads the player,
+    and numba: what is served is checked without it)."""
     variant, tier = str(catalogue.get("variant")), str(catalogue.get("tier"))
-    problem = entry_problem(entry, variant, tier, catalogue.get("difficulty_model"))
+    model = catalogue.get("difficulty_model") if scored else None
+    problem = entry_problem(entry, variant, tier, model)
     problem = problem or entry_shape_problem(entry)
     if problem is None and rule_set_of(entry) != rule_set_of(catalogue):
         problem = f"entry is of the {rule_set_name(*rule_set_of(entry))} rule set, not its file's"
@@ -98,7 +102,7 @@ def entry_refusal(catalogue: dict, entry: dict) -> str | None:
 
 def checked_entry(path: Path, catalogue: dict, entry: dict) -> dict:
     """``entry`` of the catalogue at ``path``, replayed; YukonError when it may not be served."""
-    problem = entry_refusal(catalogue, entry)
+    problem = entry_refusal(catalogue, entry, scored=False)
     if problem:
         number = catalogue["entries"].index(entry) + 1
         raise YukonError(f"{entry_place(path, number, entry)}: {problem}; refusing to serve it")

@@ -186,10 +186,10 @@ def read_manifest(directory: Path) -> dict:
     if data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), list):
         raise YukonError(f"{path}: not a {MANIFEST_FORMAT} file")
     objects_only(path, "record", data["files"])
+    schedule = read_schedule(data, str(path))
     problem = shape_problem(data, "manifest")
     if problem:
         raise YukonError(f"{path}: {problem}")
-    schedule = read_schedule(data, str(path))
     if schedule[0] != LEGACY_SCHEDULE[0]:
         raise YukonError(f"{path}: the schedule does not start with {schedule_json(LEGACY_SCHEDULE)[0]}")
     return data

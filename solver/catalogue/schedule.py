@@ -157,7 +157,7 @@ def daily_entry(catalogue: dict, day: date, schedule: tuple[Epoch, ...], name: s
     is not valid (``entries.entry_problem``) is refused, never served."""
     chosen = pick(listing_of(catalogue, name), day, schedule)
     entry = catalogue["entries"][chosen.index]
-    problem = entry_problem(entry, catalogue["variant"], catalogue["tier"], catalogue.get("difficulty_model"))
+    problem = entry_problem(entry, catalogue["variant"], catalogue["tier"])
     if problem is not None:
         raise YukonError(
             f"the {catalogue['variant']} {catalogue['tier']} catalogue's entry {chosen.index}: "
