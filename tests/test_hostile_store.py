@@ -2,6 +2,7 @@
 (schema, rows) and a catalogue wherever it is read (checksum, schema, replay); odd outputs,
 full disks and malformed option values end in one line and exit 2, nothing lost."""
 
+import errno
 import hashlib
 import json
 import os
@@ -30,12 +31,13 @@ from solver.catalogue.files import (
     save_catalogue,
     shipped_directory,
 )
+from solver.catalogue.ladder_games import LadderGames
 from solver.catalogue.verify import verify_directory
 from solver.errors import YukonError
 from solver.numbering import deal_board
 from solver.result import SOLVED
 from solver.runs.claims import WAIT, ClaimedDeals
-from solver.store import BUSY, CLAIMED, Store
+from solver.store import BUSY, CLAIMED, Store, export_jsonl
 
 LEGACY_STORE = "tests/data/legacy/store-v1.db"
 
@@ -415,3 +417,96 @@ def test_build_does_not_write_through_a_planted_symlink(folder, tmp_path):
         build_catalogue([], folder, Shelf("yukon", "easy"), 6, date(2026, 12, 1))
     replace_file(folder / "other.json", "{}\n")
     assert victim.read_text() == "precious\n"
+
+
+# --- odd outputs, full disks, deal numbers, option values --------------------------------------
+
+
+def test_export_to_a_fifo_no_program_reads_is_refused_at_once(store_path, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run("export", str(store_path), "-o", str(fifo))
+    assert_bad_input(result)
+    assert f"export target {fifo} is a FIFO that no program reads" in result.stderr
+
+
+class FullDisk:
+    """An output whose every write fails as a full disk does."""
+
+    name = "full.jsonl"
+
+    def write(self, text):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def flush(self):
+        pass
+
+
+def test_an_export_to_a_full_output_is_an_error(store_path):
+    with pytest.raises(YukonError, match="cannot write the export to full.jsonl: No space left on device"):
+        export_jsonl(store_path, FullDisk())
+
+
+FULL_DISK_STORE = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))  # a disk that takes 2,000 bytes a file
+from solver.errors import YukonError
+from solver.rules import Rules
+from solver.store import Store
+try:
+    Store.open_for_run(sys.argv[1], Rules(), "pysol")
+except YukonError as error:
+    print(error)
+"""
+
+
+def test_a_new_store_refused_on_a_full_disk_leaves_no_file(tmp_path):
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    path = tmp_path / "new.db"
+    process = subprocess.run(
+        [sys.executable, "-c", FULL_DISK_STORE, str(path)], env=env, capture_output=True, text=True
+    )
+    assert process.stdout.startswith(f"cannot write to results store {path}"), process.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_finds_an_ms_number_that_is_pysol_s_deal():
+    result = run("check", "ms12")
+    assert result.exit_code == 0 and "yukon hard (yukon-hard.json)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["100000000000000000001"],
+        ["2147483648", "--numbering", "kpat"],
+        ["5", "--numbering", "kpat", "--variant", "milligan"],
+    ],
+)
+def test_check_of_a_deal_the_numbering_lacks_is_bad_input(arguments):
+    assert_bad_input(run("check", *arguments))
+
+
+@pytest.mark.parametrize("seconds", ["-1", "nan", "inf"])
+def test_build_refuses_minimal_seconds_that_are_no_duration(tmp_path, seconds):
+    result = run("catalogue", "build", "--minimal-seconds", seconds, "--out", str(tmp_path / "out"))
+    assert_bad_input(result)
+    assert "--minimal-seconds" in result.stderr and not (tmp_path / "out").exists()
+
+
+LADDER_LINES = [
+    "[" * 100_000 + "]" * 100_000,
+    '{"rule_set": "yukon", "numbering": "pysol", "deal": 1e999, "rungs": ["greedy"], "results": [[1, 2]]}',
+    '{"rule_set": "yukon", "numbering": "pysol", "deal": 1, "rungs": ["greedy"], "results": [[1e999, 2]]}',
+    '"a string"',
+]
+
+
+@pytest.mark.parametrize(
+    "line", LADDER_LINES, ids=["nested", "an infinite deal", "infinite wins", "a string"]
+)
+def test_a_malformed_ladder_file_is_read_without_a_traceback(tmp_path, line):
+    path = tmp_path / "ladder.jsonl"
+    path.write_text(line + "\n")
+    assert LadderGames(path, YUKON, "pysol").known == {}

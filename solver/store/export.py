@@ -1,5 +1,6 @@
 """``yukon export``: a store's results as a results file, one JSON object per line."""
 
+import errno
 import json
 import os
 import sys
@@ -30,7 +31,7 @@ def export_jsonl(store_path, out_file) -> int:
     try:
         if out_file == "-" or hasattr(out_file, "write"):
             stream = sys.stdout if out_file == "-" else out_file
-            return write_records(store, stream)
+            return write_to_stream(store, stream)
         target = Path(os.path.realpath(out_file))
         check_target(target, Path(store_path), out_file)
         if target.exists() and not target.is_file():
@@ -68,12 +69,34 @@ def starts_with(path: Path, header: bytes) -> bool:
 
 
 def write_directly(store: Store, target: Path, shown) -> int:
-    """Write into a file that is not a regular one (a FIFO, a device), as it is."""
+    """Write into a file that is not a regular one (a FIFO, a device), as it is; a FIFO no
+    program reads is refused at once (opened without waiting), not waited on for ever."""
     try:
-        with open(target, "w", encoding="utf-8") as handle:
+        descriptor = os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise YukonError(f"export target {shown} is a FIFO that no program reads") from None
+        raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+    try:
+        os.set_blocking(descriptor, True)
+        with open(descriptor, "w", encoding="utf-8") as handle:
             return write_records(store, handle)
     except OSError as error:
         raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+
+
+def write_to_stream(store: Store, stream) -> int:
+    """Write to an open stream (standard output), flushed: a write that fails (a full disk)
+    is a YukonError, never a silent loss; a closed pipe is left to the caller."""
+    try:
+        count = write_records(store, stream)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = "standard output" if stream is sys.stdout else getattr(stream, "name", "the output")
+        raise YukonError(f"cannot write the export to {where}: {error.strerror or error}") from None
+    return count
 
 
 def write_replacing(store: Store, target: Path, shown) -> int:
