@@ -510,3 +510,74 @@ def test_a_malformed_ladder_file_is_read_without_a_traceback(tmp_path, line):
     path = tmp_path / "ladder.jsonl"
     path.write_text(line + "\n")
     assert LadderGames(path, YUKON, "pysol").known == {}
+
+
+# --- a pass of our own: Windows line endings and byte-order marks, journals, odd files --------
+
+
+def windows_text(directory, name, bom=True):
+    path = directory / name
+    text = path.read_bytes().replace(b"\n", b"\r\n")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text)
+
+
+def test_signed_files_with_windows_line_endings_and_a_bom_are_read_alike(folder):
+    before = run("daily", "--dir", str(folder), "--date", "2026-01-03", "--json").stdout
+    windows_text(folder, "yukon-easy.json")
+    edit_manifest(
+        folder,
+        lambda manifest: manifest_line(manifest, "yukon-easy.json").update(
+            sha256=checksum(folder / "yukon-easy.json")
+        ),
+    )
+    windows_text(folder, MANIFEST_NAME)
+    assert verify_directory(folder).problems == []
+    assert run("daily", "--dir", str(folder), "--date", "2026-01-03", "--json").stdout == before
+
+
+def test_an_unsigned_change_of_line_endings_is_refused(folder):
+    windows_text(folder, "yukon-easy.json", bom=False)
+    result = run("daily", "--dir", str(folder), "--date", "2026-01-03")
+    assert_bad_input(result)
+    assert "checksum does not match" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "journal",
+    ["{not json", '["a list"]', '{"manifest.json": "../../elsewhere"}', '{"../x.json": ".x.json.1.partial"}'],
+)
+def test_a_journal_that_is_not_ours_changes_nothing(folder, journal):
+    (folder / JOURNAL_NAME).write_text(journal)
+    (folder / ".x.json.1.partial").write_text("{}")
+    assert verify_directory(folder).problems == []
+    assert not (folder / JOURNAL_NAME).exists() and not (folder.parent / "x.json").exists()
+
+
+def test_a_manifest_that_is_a_fifo_is_refused_without_waiting(folder):
+    (folder / MANIFEST_NAME).unlink()
+    os.mkfifo(folder / MANIFEST_NAME)
+    result = run("daily", "--dir", str(folder))
+    assert_bad_input(result)
+    assert "manifest.json: not a regular file" in result.stderr
+
+
+def test_an_export_into_a_missing_folder_is_one_line(store_path, tmp_path):
+    result = run("export", str(store_path), "-o", str(tmp_path / "no" / "such" / "out.jsonl"))
+    assert_bad_input(result)
+
+
+def test_a_store_that_is_a_symlink_to_a_fifo_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "s.db").symlink_to(tmp_path / "fifo")
+    for arguments in (["stats", str(tmp_path / "s.db")], ["solve", "1", "--out", str(tmp_path / "s.db")]):
+        assert_bad_input(run(*arguments))
+
+
+def test_a_store_with_the_largest_deals_of_a_long_run_opens(tmp_path):
+    path = tmp_path / "long.db"
+    deals = [1, 2**63 - 1, 2**63, 10**19, 10**20]
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        for deal in deals:
+            store.write(fake_record(deal, SOLVED, solution="S"))
+    with Store.open_existing(path) as store:
+        assert [record.deal for record in store.records()] == deals

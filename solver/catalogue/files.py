@@ -104,10 +104,11 @@ def no_constant(name: str):
 
 
 def parsed_json(data: bytes, path: Path) -> dict:
-    """A JSON object from the bytes of file ``path``; YukonError naming the file when they
-    are not one (NaN and Infinity, which JSON does not have, included)."""
+    """A JSON object from the bytes of file ``path`` (UTF-8, a byte-order mark dropped as a
+    Windows editor writes one); YukonError naming the file when they are not one (NaN and
+    Infinity, which JSON does not have, included)."""
     try:
-        data = json.loads(data.decode("utf-8"), parse_constant=no_constant)
+        data = json.loads(data.decode("utf-8-sig"), parse_constant=no_constant)  # a BOM dropped
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise YukonError(f"{path}: not valid JSON (truncated or hand-edited?): {error}") from None
     except (ValueError, RecursionError) as error:
