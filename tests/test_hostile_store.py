@@ -20,6 +20,7 @@ from test_cli import assert_bad_input, run
 
 from solver.api import catalogue_hits
 from solver.atomic import JOURNAL_NAME, finish_switch, replace_file, written_beside
+from solver.catalogue import shape
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.checks import load_checked
 from solver.catalogue.files import (
@@ -581,3 +582,75 @@ def test_a_store_with_the_largest_deals_of_a_long_run_opens(tmp_path):
             store.write(fake_record(deal, SOLVED, solution="S"))
     with Store.open_existing(path) as store:
         assert [record.deal for record in store.records()] == deals
+
+
+# --- the schemas, read at run time by solver/catalogue/shape.py --------------------------------
+
+
+def schema_nodes(node):
+    """Every schema object within ``node`` (properties' and $defs' values, subschemas)."""
+    if isinstance(node, dict):
+        yield node
+        for key, value in node.items():
+            if key in ("properties", "$defs", "patternProperties", "dependentSchemas"):
+                for child in value.values():
+                    yield from schema_nodes(child)
+            elif key not in ("enum", "const", "required", "dependentRequired", "examples", "default"):
+                yield from schema_nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from schema_nodes(item)
+
+
+@pytest.mark.parametrize("name", ["catalogue", "manifest"])
+def test_every_keyword_of_the_schemas_is_one_shape_reads(name):
+    keywords = {key for node in schema_nodes(shape.schema(name)) for key in node}
+    assert keywords <= shape.KEYWORDS.keys() | shape.ANNOTATIONS
+
+
+def manifest_mutations(manifest):
+    record = manifest["files"][0]
+    yield manifest
+    yield manifest | {"format_version": 9}
+    yield manifest | {"format_version": "2"}
+    yield manifest | {"files": [record | {"sha256": "ABC"}]}
+    yield manifest | {"files": [record | {"count": -1}]}
+    yield manifest | {"files": [record | {"surprise": 1}]}
+    yield manifest | {"files": [{key: value for key, value in record.items() if key != "tier"}]}
+    yield manifest | {"files": [record | {"valid_with_foundation_return": [True, True]}]}
+    yield manifest | {"schedule": [{"start": "2026-01-01", "method": "affine-fnv1a", "key": "k" * 201}]}
+
+
+def catalogue_mutations(catalogue):
+    entry = catalogue["entries"][0]
+    yield catalogue
+    yield catalogue | {"format_version": 2}
+    yield catalogue | {"tier": "medium"}
+    yield catalogue | {"difficulty_model": catalogue["difficulty_model"] | {"prior_sd": 0}}
+    yield catalogue | {"difficulty_model": catalogue["difficulty_model"] | {"thresholds": [1]}}
+    for broken in (
+        entry | {"deal": 0},
+        entry | {"score": 1.5},
+        entry | {"ladder": [[1, 2, 3]]},
+        entry | {"solution": "3>7:TS  5>F:AH"},
+        {key: value for key, value in entry.items() if key != "ladder"},
+        entry | {"difficulty_se": 0},
+    ):
+        yield catalogue | {"entries": [broken]}
+
+
+def test_shape_agrees_with_a_json_schema_validator():
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency")
+    manifest = json.loads((shipped_directory() / MANIFEST_NAME).read_text())
+    catalogue = json.loads((shipped_directory() / "yukon-easy.json").read_text())
+    catalogue["entries"] = catalogue["entries"][:2]
+    for name, documents in (
+        ("manifest", manifest_mutations(manifest)),
+        ("catalogue", catalogue_mutations(catalogue)),
+    ):
+        validator = jsonschema.Draft202012Validator(shape.schema(name))
+        for document in documents:
+            ours = shape.shape_problem(document, name) is None and all(
+                shape.entry_shape_problem(entry) is None for entry in document.get("entries", ())
+            )
+            assert ours == validator.is_valid(document), (name, shape.shape_problem(document, name), document)
