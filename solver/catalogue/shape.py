@@ -42,10 +42,17 @@ def schema(name: str) -> dict:
 def shape_problem(document: dict, name: str) -> str | None:
     """Why ``document`` does not fit schema ``name`` (``catalogue``, ``manifest``): the first
     place that does not, as a JSON path and a reason; None when it fits. A catalogue's
-    entries are left to ``entry_shape_problem``, which names each."""
+    entries and a manifest's records are left to ``entry_shape_problem`` and
+    ``record_shape_problem``, which name each."""
     root = schema(name)
-    header = document | {"entries": []} if name == "catalogue" else document
+    header = document | ({"entries": []} if name == "catalogue" else {"files": []})
     return problem(header, root, root, "$") or thresholds_problem(document)
+
+
+def record_shape_problem(record: dict) -> str | None:
+    """Why a manifest record does not fit its schema, or None."""
+    root = schema("manifest")
+    return problem(record, root["properties"]["files"]["items"], root, "record")
 
 
 def entry_shape_problem(entry: dict) -> str | None:
