@@ -655,3 +655,12 @@ def test_shape_agrees_with_a_json_schema_validator():
             parts += [shape.record_shape_problem(record) for record in document.get("files", ())]
             ours = parts == [None] * len(parts)
             assert ours == validator.is_valid(document), (name, shape.shape_problem(document, name), document)
+
+
+def test_a_deal_in_two_tiers_of_one_rule_set_is_a_problem(folder):
+    easy = read_catalogue(folder / "yukon-easy.json")
+    save_catalogue(folder, easy | {"tier": "hard", "entries": easy["entries"][:1]})
+    problems = verify_directory(folder).problems
+    assert any(
+        "yukon-hard.json: entry 1" in problem and "also in yukon-easy.json" in problem for problem in problems
+    )
