@@ -72,10 +72,18 @@ def row_count(path) -> int:
 HAND_EDITS = {
     "a DELETE trigger": (
         ["CREATE TRIGGER wipe AFTER INSERT ON results BEGIN DELETE FROM results; END"],
-        "a trigger 'wipe'",
+        "the trigger 'wipe'",
     ),
-    "a view": (["CREATE VIEW everything AS SELECT * FROM results"], "a view 'everything'"),
-    "a table of its own": (["CREATE TABLE notes (text)"], "a table 'notes'"),
+    "a view": (["CREATE VIEW everything AS SELECT * FROM results"], "the view 'everything'"),
+    "a table of its own": (["CREATE TABLE notes (text)"], "the table 'notes'"),
+    "a unique index of its own": (
+        ["CREATE UNIQUE INDEX one_status ON results (deal)"],
+        "the index 'one_status'",
+    ),
+    "a table without rowid": (
+        ["ALTER TABLE ratings RENAME TO old", "CREATE TABLE ratings (deal PRIMARY KEY) WITHOUT ROWID"],
+        "the table 'old'",
+    ),
     "foundation_return 'maybe'": (
         ["UPDATE meta SET value = 'maybe' WHERE key = 'foundation_return'"],
         "foundation_return 'maybe'",
@@ -126,7 +134,7 @@ def test_a_delete_trigger_stops_a_run_before_it_claims_or_solves(store_path):
     edited(store_path, "CREATE TRIGGER wipe AFTER INSERT ON claims BEGIN DELETE FROM results; END")
     result = run("solve", "1-8", "--out", str(store_path), "--max-nodes", "1000")
     assert_bad_input(result)
-    assert "trigger 'wipe'" in result.stderr and row_count(store_path) == 5
+    assert "the trigger 'wipe'" in result.stderr and row_count(store_path) == 5
 
 
 def test_a_store_missing_a_column_is_refused_before_a_deal_is_claimed(store_path):

@@ -42,19 +42,27 @@ TABLE_FIELDS = {
 }
 # Tables a store of each schema version holds (``claims`` is added when a run opens it).
 REQUIRED_TABLES = {"1": ("meta", "results"), "2": ("meta", "results", "plays", "ratings")}
+# The objects of sqlite_master a store's schema names (SQLite's own, such as the indexes of
+# primary keys, are SQLite's business).
+OURS = "name NOT LIKE 'sqlite%'"
 # Conditions of a row that does not fit, beyond its columns' types.
 ROW_MISFITS = {"plays": {"settings": "NOT (json_valid(settings) AND json_type(settings) = 'object')"}}
 
 
 @cache
-def made_columns() -> dict[str, dict[str, tuple]]:
-    """Per table of a store made now: each column's (type, NOT NULL, key position)."""
+def made_store() -> tuple[frozenset, dict[str, dict[str, tuple]]]:
+    """What a store made now holds: its (type, name) objects (tables, indexes), and per
+    table each column's (type, NOT NULL, key position)."""
     connection = sqlite3.connect(":memory:")
     run_script(connection, SCHEMA + PLAYER_SCHEMA + CLAIMS_SCHEMA)
-    tables = [name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    made = {table: table_columns(connection, table) for table in tables}
+    objects = frozenset(connection.execute(f"SELECT type, name FROM sqlite_master WHERE {OURS}").fetchall())
+    made = {name: table_columns(connection, name) for kind, name in objects if kind == "table"}
     connection.close()
-    return made
+    return objects, made
+
+
+def made_columns() -> dict[str, dict[str, tuple]]:
+    return made_store()[1]
 
 
 def table_columns(connection: sqlite3.Connection, table: str) -> dict[str, tuple]:
@@ -70,21 +78,20 @@ def check_shape(connection: sqlite3.Connection, path: Path, meta: dict) -> None:
 
 
 def check_schema(connection: sqlite3.Connection, path: Path, version: str) -> None:
-    objects = connection.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
-    made = made_columns()
+    made_objects, made = made_store()
     tables = set()
-    for kind, name in objects.fetchall():
-        if kind in ("trigger", "view") or (kind == "table" and name not in made):
+    for kind, name in connection.execute(f"SELECT type, name FROM sqlite_master WHERE {OURS}").fetchall():
+        if (kind, name) not in made_objects:
             raise YukonError(
-                f"results store {path} is damaged: it holds a {kind} {clipped(repr(name), 60)} "
+                f"results store {path} is damaged: it holds the {kind} {clipped(repr(name), 60)}, one "
                 "this solver does not make (hand-edited?)"
             )
-        tables.add(name)
+        tables.update([name] if kind == "table" else [])
     required = REQUIRED_TABLES.get(version, tuple(made.keys() - {"claims"}))
     missing = [name for name in required if name not in tables]
     if missing:
         raise YukonError(f"results store {path} is damaged: it lacks the table {', '.join(missing)}")
-    for table in tables & made.keys():
+    for table in tables:
         check_columns(connection, path, table, version)
 
 
