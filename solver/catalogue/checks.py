@@ -26,7 +26,7 @@ from solver.catalogue.files import (
     rule_set_name,
     rule_set_of,
 )
-from solver.catalogue.shape import entry_shape_problem
+from solver.catalogue.shape import entry_shape_problem, record_shape_problem
 from solver.errors import YukonError, clipped
 
 
@@ -111,10 +111,17 @@ def checked_entry(path: Path, catalogue: dict, entry: dict) -> dict:
     return entry
 
 
+def record_refusal(record: dict) -> str | None:
+    """Why a manifest record may not be used: it names another file (``files.record_problem``)
+    or does not fit the schema."""
+    shape = record_shape_problem(record)
+    return record_problem(record) or (f"does not fit the schema: {shape}" if shape else None)
+
+
 def checked_file(directory: Path, record: dict, replay: bool = False) -> dict:
     """The catalogue file of a manifest ``record``, with no problem (``file_problems``);
     YukonError naming the first one."""
-    problem = record_problem(record)
+    problem = record_refusal(record)
     if problem:
         raise YukonError(f"{directory / MANIFEST_NAME}: a record {problem}")
     catalogue, problems = file_problems(directory, record, replay)

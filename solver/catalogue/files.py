@@ -16,7 +16,7 @@ from pathlib import Path
 
 from solver.atomic import finish_switch, replace_files
 from solver.catalogue.epochs import LEGACY_SCHEDULE, SCHEDULE_MANIFEST_VERSION, read_schedule, schedule_json
-from solver.catalogue.shape import record_shape_problem, shape_problem
+from solver.catalogue.shape import shape_problem
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
 from solver.numbering import NUMBERINGS
@@ -198,8 +198,7 @@ def read_manifest(directory: Path) -> dict:
 
 def record_problem(record: dict) -> str | None:
     """Why a manifest record does not name its own file, or None: it must name exactly the
-    file of its variant, rule set and tier, in the folder (never a path elsewhere), and fit
-    the schema."""
+    file of its variant, rule set and tier, in the folder (never a path elsewhere)."""
     variant, foundation_return, numbering = rule_set_of(record)
     tier, name = record.get("tier"), record.get("file")
     if variant not in VARIANTS or tier not in TIER_NAMES:
@@ -209,8 +208,7 @@ def record_problem(record: dict) -> str | None:
         return f"names no rule set: foundation_return {shown[0]}, numbering {shown[1]}"
     if name != name_of(record):
         return f"names file {clipped(repr(name), 80)}, not {name_of(record)!r} (its {variant} {tier} file)"
-    shape = record_shape_problem(record)
-    return f"does not fit the schema: {shape}" if shape else None
+    return None
 
 
 def manifest_or_empty(directory: Path) -> dict:

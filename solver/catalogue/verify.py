@@ -12,9 +12,9 @@ Each problem is one line naming the file, the entry and the reason.
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.catalogue.checks import file_problems
+from solver.catalogue.checks import file_problems, record_refusal
 from solver.catalogue.entries import entry_key
-from solver.catalogue.files import MANIFEST_NAME, read_manifest, record_problem, rule_set_of
+from solver.catalogue.files import MANIFEST_NAME, read_manifest, rule_set_of
 from solver.errors import YukonError
 
 
@@ -35,7 +35,7 @@ def verify_directory(directory: Path) -> VerifyReport:
     listed, placed = set(), {}
     for number, record in enumerate(manifest["files"], start=1):
         report.files += 1
-        problem = record_problem(record)
+        problem = record_refusal(record)
         if problem is None and record["file"] in listed:
             problem = f"lists {record['file']} a second time"
         if problem is not None:
