@@ -8,6 +8,7 @@ import tempfile
 from contextlib import suppress
 from pathlib import Path
 
+from solver.atomic import current_umask
 from solver.errors import YukonError
 from solver.store.opening import Store
 
@@ -119,13 +120,6 @@ def write_replacing(store: Store, target: Path, shown) -> int:
             raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
         raise
     return count
-
-
-def current_umask() -> int:
-    """The process's umask (read by setting it, then setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def write_records(store: Store, stream) -> int:
