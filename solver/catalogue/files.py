@@ -108,14 +108,14 @@ def parsed_json(data: bytes, path: Path) -> dict:
     Windows editor writes one); YukonError naming the file when they are not one (NaN and
     Infinity, which JSON does not have, included)."""
     try:
-        data = json.loads(data.decode("utf-8-sig"), parse_constant=no_constant)  # a BOM dropped
+        data = json.loads(data.decode("utf-8-sig"), parse_constant=no_constant)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise YukonError(f"{path}: not valid JSON (truncated or hand-edited?): {error}") from None
-    except (ValueError, RecursionError) as error:
-        reason = error if isinstance(error, ValueError) and "JSON number" in str(error) else None
-        raise YukonError(
-            f"{path}: not valid JSON ({reason or 'a number too long or nesting too deep'})"
-        ) from None
+    except ValueError as error:  # no_constant's, or a number of more digits than Python reads
+        reason = str(error) if "JSON number" in str(error) else "a number too long"
+        raise YukonError(f"{path}: not valid JSON ({reason})") from None
+    except RecursionError:
+        raise YukonError(f"{path}: not valid JSON (nesting too deep)") from None
     if not isinstance(data, dict):
         raise YukonError(f"{path}: not a JSON object")
     return data
