@@ -13,12 +13,14 @@ before it leaves only hidden files, and the folder as it was.
 
 import json
 import os
+import stat
 import tempfile
 from contextlib import suppress
 from pathlib import Path
 
-# The journal of a switch in progress, in the folder it changes.
+# The journal of a switch in progress, in the folder it changes, and the most of it read.
 JOURNAL_NAME = ".switch.journal"
+MAX_JOURNAL_BYTES = 1 << 16
 
 
 def written_beside(path: Path, data: bytes) -> Path:
@@ -91,13 +93,27 @@ def replace_files(directory: Path, files: dict[str, bytes | str]) -> None:
     finish_switch(directory)
 
 
+def journal_bytes(journal: Path) -> bytes:
+    """The journal's bytes; b"" for one that is no regular file (a FIFO planted there would
+    block every reader): never one of ours."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(journal, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return b""
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            return handle.read(MAX_JOURNAL_BYTES)
+    finally:
+        os.close(descriptor)
+
+
 def finish_switch(directory: Path) -> None:
     """Complete a committed switch in ``directory`` (its journal present): rename every file
     the journal names that is still beside its target, then drop the journal. Nothing to do
     (the usual case) when there is no journal; an OSError when the folder cannot be written."""
     journal = Path(directory) / JOURNAL_NAME
     try:
-        partials = json.loads(journal.read_bytes())
+        partials = json.loads(journal_bytes(journal))
     except FileNotFoundError:
         return
     except ValueError:  # not JSON: a journal is renamed into place whole, so never one of ours

@@ -562,6 +562,22 @@ def test_a_journal_that_is_not_ours_changes_nothing(folder, journal):
     assert not (folder / JOURNAL_NAME).exists() and not (folder.parent / "x.json").exists()
 
 
+@pytest.mark.parametrize("planted", ["fifo", "symlink"])
+def test_a_journal_that_is_no_file_of_ours_blocks_no_reader(folder, tmp_path, planted):
+    journal = folder / JOURNAL_NAME
+    if planted == "fifo":
+        os.mkfifo(journal)
+    else:
+        (tmp_path / "elsewhere").write_text('{"manifest.json": ".manifest.json.x.partial"}')
+        journal.symlink_to(tmp_path / "elsewhere")
+    result = run("daily", "--dir", str(folder), "--date", "2026-01-02")
+    if planted == "fifo":  # no journal of ours: dropped, and the folder read as it is
+        assert result.exit_code == 0 and not journal.exists()
+    else:  # followed by no reader: refused in one line, nothing renamed
+        assert_bad_input(result)
+        assert "interrupted" in result.stderr and (folder / MANIFEST_NAME).is_file()
+
+
 def test_a_manifest_that_is_a_fifo_is_refused_without_waiting(folder):
     (folder / MANIFEST_NAME).unlink()
     os.mkfifo(folder / MANIFEST_NAME)
