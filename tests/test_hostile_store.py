@@ -19,10 +19,11 @@ from stores import YUKON, fake_record
 from test_cli import assert_bad_input, run
 
 from solver.api import catalogue_hits
-from solver.atomic import JOURNAL_NAME, finish_switch, replace_file, written_beside
+from solver.atomic import JOURNAL_NAME, finish_switch, written_beside
 from solver.catalogue import shape
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.checks import load_checked
+from solver.catalogue.entries import RatedDeal
 from solver.catalogue.files import (
     MANIFEST_NAME,
     checksum,
@@ -417,15 +418,27 @@ def test_a_catalogue_file_that_is_a_directory_is_named(folder):
     assert f"{folder / 'yukon-easy.json'}: not a regular file" in result.stderr
 
 
-def test_build_does_not_write_through_a_planted_symlink(folder, tmp_path):
+@pytest.mark.parametrize("name", ["yukon-easy.json", MANIFEST_NAME])
+def test_build_does_not_write_through_a_planted_symlink(folder, tmp_path, name):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    (folder / "yukon-easy.json").unlink()
-    (folder / "yukon-easy.json").symlink_to(victim)
+    (folder / name).unlink()
+    (folder / name).symlink_to(victim)
     with pytest.raises(YukonError, match="symbolic link"):
         build_catalogue([], folder, Shelf("yukon", "easy"), 6, date(2026, 12, 1))
-    replace_file(folder / "other.json", "{}\n")
     assert victim.read_text() == "precious\n"
+
+
+def test_a_new_catalogue_replaces_a_dangling_symlink_it_does_not_follow(tmp_path):
+    entry = read_catalogue(shipped_directory() / "yukon-easy.json")["entries"][0]
+    fields = ("deal", "board", "solution", "runs", "seed", "failures", "tier")
+    rated = RatedDeal(variant="yukon", numbering="pysol", **{field: entry[field] for field in fields})
+    folder, victim = tmp_path / "new", tmp_path / "victim.json"
+    folder.mkdir()
+    (folder / MANIFEST_NAME).symlink_to(victim)
+    report = build_catalogue([rated], folder, Shelf("yukon", "easy"), 1, date(2026, 12, 1))
+    assert report.added == 1 and not victim.exists() and not (folder / MANIFEST_NAME).is_symlink()
+    assert verify_directory(folder).problems == []
 
 
 # --- odd outputs, full disks, deal numbers, option values --------------------------------------
