@@ -5,6 +5,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from contextlib import suppress
 from pathlib import Path
 
@@ -14,17 +15,21 @@ from solver.store.opening import Store
 
 # How every SQLite database file begins.
 SQLITE_HEADER = b"SQLite format 3\x00"
+# How long an export waits for a program to open a FIFO target for reading, and how often it looks.
+READER_WAIT_SECONDS = 10.0
+READER_POLL_SECONDS = 0.05
 # The files SQLite keeps beside a store.
 STORE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
-def export_jsonl(store_path, out_file) -> int:
+def export_jsonl(store_path, out_file, reader_wait: float = READER_WAIT_SECONDS) -> int:
     """Write every row of the store as one JSON object per line, in deal order; return the
     number of records. ``out_file`` is a path, ``"-"`` for stdout, or an open text file. A
     path to a regular file (through any symlink) or to nothing is written to a temporary
     file first and renamed, so an interrupted export leaves no half file; another kind of
-    file (a FIFO, a device) is written directly. The store itself, its journal files and
-    any other SQLite database are refused.
+    file (a FIFO, a device) is written directly, a FIFO once a program opens it for reading
+    (refused when none has within ``reader_wait`` seconds). The store itself, its journal
+    files and any other SQLite database are refused.
 
     Each object is a ``Record`` as JSON: its format keys (``yukon-record``), then every
     field in field order, those that ``yukon verify`` replays first."""
@@ -36,7 +41,7 @@ def export_jsonl(store_path, out_file) -> int:
         target = Path(os.path.realpath(out_file))
         check_target(target, Path(store_path), out_file)
         if target.exists() and not target.is_file():
-            return write_directly(store, target, out_file)
+            return write_directly(store, target, out_file, reader_wait)
         return write_replacing(store, target, out_file)
     finally:
         store.close()
@@ -69,21 +74,33 @@ def starts_with(path: Path, header: bytes) -> bool:
         return False
 
 
-def write_directly(store: Store, target: Path, shown) -> int:
-    """Write into a file that is not a regular one (a FIFO, a device), as it is; a FIFO no
-    program reads is refused at once (opened without waiting), not waited on for ever."""
-    try:
-        descriptor = os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        if error.errno == errno.ENXIO:
-            raise YukonError(f"export target {shown} is a FIFO that no program reads") from None
-        raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+def write_directly(store: Store, target: Path, shown, reader_wait: float) -> int:
+    """Write into a file that is not a regular one (a FIFO, a device), as it is."""
+    descriptor = opened_for_writing(target, shown, reader_wait)
     try:
         os.set_blocking(descriptor, True)
         with open(descriptor, "w", encoding="utf-8") as handle:
             return write_records(store, handle)
     except OSError as error:
         raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+
+
+def opened_for_writing(target: Path, shown, reader_wait: float) -> int:
+    """A descriptor writing to ``target``, opened without blocking: a FIFO no program reads
+    is tried again every READER_POLL_SECONDS for ``reader_wait`` seconds, then refused (a
+    blocking open would wait for ever)."""
+    deadline = time.monotonic() + reader_wait
+    while True:
+        try:
+            return os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+        if time.monotonic() >= deadline:
+            raise YukonError(
+                f"export target {shown} is a FIFO no program opened for reading in {reader_wait:g} s"
+            )
+        time.sleep(READER_POLL_SECONDS)
 
 
 def write_to_stream(store: Store, stream) -> int:
