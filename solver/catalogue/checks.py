@@ -16,7 +16,6 @@ from pathlib import Path
 from solver.catalogue.entries import entry_key, entry_problem
 from solver.catalogue.files import (
     MANIFEST_NAME,
-    catalogue_name,
     file_bytes,
     manifest_line,
     name_of,
@@ -131,12 +130,18 @@ def checked_file(directory: Path, record: dict, replay: bool = False) -> dict:
 
 
 def load_checked(
-    directory: Path, variant: str, tier: str, foundation_return: bool = False, numbering: str = "pysol"
+    directory: Path,
+    variant: str,
+    tier: str,
+    foundation_return: bool = False,
+    numbering: str = "pysol",
+    generation: int = 1,
 ) -> dict:
-    """The catalogue of a rule set and tier that ``checked_file`` passes: what ``daily`` may
-    serve from. Anything else is a YukonError in one line (a rule set without one names
-    those there are)."""
-    name = catalogue_name(variant, tier, foundation_return, numbering)
+    """The catalogue of a rule set, tier (and file ``generation``, where the manifest has
+    generations) that ``checked_file`` passes: what ``daily`` may serve from. Anything else is
+    a YukonError in one line (a rule set without one names those there are)."""
+    shelf = {"variant": variant, "tier": tier, "foundation_return": foundation_return, "numbering": numbering}
+    name = name_of(shelf | ({"generation": generation} if generation != 1 else {}))
     manifest = read_manifest(directory)
     record = manifest_line(manifest, name)
     if record is None:
