@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 
 from solver.board import Board, board_from_json
 from solver.board import read_board as read_board_text
+from solver.catalogue.checks import checked_entry, checked_file, load_checked
 from solver.catalogue.entries import difficulty_of
-from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
+from solver.catalogue.files import read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
 from solver.errors import YukonError as YukonError
 from solver.notation import LineMove, line_steps
@@ -229,20 +230,24 @@ def catalogue_folder(directory: str | Path | None) -> Path:
 def catalogue_hits(
     number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
 ) -> tuple[CatalogueHit, ...]:
-    """Every catalogue of ``variant`` in ``numbering`` (any rule set, shipped or in
-    ``directory``, in manifest order) that holds deal ``number``; empty when none does (then
-    only ``solve_deal`` can tell whether it is solvable). A folder that holds no catalogue is
-    a YukonError."""
+    """Every catalogue of ``variant`` (any rule set and numbering, shipped or in
+    ``directory``, in manifest order) that holds deal ``number`` of ``numbering``: an entry
+    whose opening is that deal's (so an ``ms`` number below 32,000, PySolFC's own deal, is
+    found in a ``pysol`` catalogue); empty when none does (then only ``solve_deal`` can tell
+    whether it is solvable). A deal the numbering does not have, a folder that holds no
+    catalogue, a file of the variant that ``catalogue verify`` would refuse (its checksum,
+    shape or count) or a hit whose line does not replay as a win is a YukonError."""
+    opening = deal_board(variant, number, numbering).to_text()
     folder = catalogue_folder(directory)
     hits = []
     for record in read_manifest(folder)["files"]:
-        if rule_set_of(record)[0::2] != (variant, numbering):
+        if record.get("variant") != variant:
             continue
-        path = folder / str(record.get("file"))
-        entries = read_catalogue(path)["entries"] if path.exists() else []
-        for entry in entries:
-            if (entry.get("numbering"), entry.get("deal")) == (numbering, number):
-                hits.append(CatalogueHit(record["tier"], path, entry, rule_set_name(*rule_set_of(record))))
+        path, catalogue = folder / str(record.get("file")), checked_file(folder, record)
+        for entry in catalogue["entries"]:
+            if entry.get("board") == opening:
+                served = checked_entry(path, catalogue, entry)
+                hits.append(CatalogueHit(record["tier"], path, served, rule_set_name(*rule_set_of(record))))
     return tuple(hits)
 
 

@@ -10,11 +10,11 @@ from test_catalogue import run
 
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.candidates import solve_missing, solved_records
+from solver.catalogue.checks import load_checked
 from solver.catalogue.entries import RatedDeal
 from solver.catalogue.files import (
     MANIFEST_NAME,
     catalogue_name,
-    load_checked,
     read_catalogue,
     record_problem,
     save_catalogue,

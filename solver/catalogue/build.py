@@ -6,8 +6,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from solver.catalogue.checks import checked_file
 from solver.catalogue.entries import RatedDeal, difficulty_of, entry_key, entry_problem, make_entry
-from solver.catalogue.files import catalogue_name, empty_catalogue, read_catalogue, save_catalogue
+from solver.catalogue.files import (
+    MANIFEST_NAME,
+    catalogue_name,
+    empty_catalogue,
+    manifest_line,
+    manifest_or_empty,
+    save_catalogue,
+)
 from solver.catalogue.schedule import EPOCH
 from solver.errors import YukonError
 from solver.result import TIER_NAMES
@@ -41,12 +49,16 @@ class Shelf:
         return empty_catalogue(self.variant, self.tier, self.foundation_return, self.numbering, self.model)
 
 
-def opened(path: Path, shelf: Shelf) -> dict:
-    """The catalogue at ``path`` (a new one if none), refused when its difficulty model is
-    not the one its new entries would be scored by."""
-    if not path.exists():
+def opened(directory: Path, path: Path, shelf: Shelf) -> dict:
+    """The catalogue at ``path`` (a new one if none), every entry replayed as ``catalogue
+    verify`` does: a file it would refuse (tampered, or not in the manifest) is not
+    extended, nor is one scored by another difficulty model than its new entries'."""
+    record = manifest_line(manifest_or_empty(directory), path.name)
+    if record is None and not (path.exists() or path.is_symlink()):
         return shelf.empty()
-    catalogue = read_catalogue(path)
+    if record is None:
+        raise YukonError(f"{path}: not listed in {MANIFEST_NAME}; refusing to extend it")
+    catalogue = checked_file(directory, record, replay=True)
     if catalogue.get("difficulty_model") != shelf.model:
         raise YukonError(f"{path} was scored by another difficulty model; extend it with that one")
     return catalogue
@@ -72,7 +84,7 @@ def build_catalogue(
     if tier not in TIER_NAMES:
         raise YukonError(f"unknown tier {tier!r} (choose one of {', '.join(TIER_NAMES)})")
     path = directory / catalogue_name(variant, tier, shelf.foundation_return, shelf.numbering)
-    catalogue = opened(path, shelf)
+    catalogue = opened(directory, path, shelf)
     entries = catalogue["entries"]
     since = since or (date.fromordinal(today.toordinal() + 1) if entries else EPOCH)
     if entries and since <= today:

@@ -14,8 +14,9 @@ import signal
 import stat
 from pathlib import Path
 
-from solver.atomic import replace_file
-from solver.catalogue.epochs import SCHEDULE_MANIFEST_VERSION, schedule_json
+from solver.atomic import finish_switch, replace_files
+from solver.catalogue.epochs import LEGACY_SCHEDULE, SCHEDULE_MANIFEST_VERSION, read_schedule, schedule_json
+from solver.catalogue.shape import shape_problem
 from solver.errors import YukonError, clipped
 from solver.interrupts import StopFlag
 from solver.numbering import NUMBERINGS
@@ -72,18 +73,27 @@ def valid_with_foundation_return(foundation_return: bool) -> list[bool]:
 
 def file_bytes(path: Path) -> bytes:
     """The bytes of the regular file ``path`` (at most MAX_FILE_BYTES); YukonError naming it
-    when it is missing, unreadable, too large or no regular file (a pipe or a device, which
-    would block or never end: it is opened without waiting and never read)."""
+    when it is missing, unreadable, too large, a symbolic link (a catalogue file lies in its
+    folder) or no regular file (a pipe or a device, which would block or never end: it is
+    opened without waiting and never read)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    if path.is_symlink():
+        raise YukonError(f"{path}: a symbolic link, not a file of the folder")
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(path, flags)
     except FileNotFoundError:
         raise YukonError(f"{path}: no such file") from None
     except OSError as error:
         raise YukonError(f"{path}: cannot be read ({error.strerror})") from None
-    with os.fdopen(descriptor, "rb") as file:
+    try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise YukonError(f"{path}: not a regular file")
-        data = file.read(MAX_FILE_BYTES + 1)
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise YukonError(f"{path}: cannot be read ({error.strerror})") from None
+    finally:
+        os.close(descriptor)
     if len(data) > MAX_FILE_BYTES:
         raise YukonError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, too large for a catalogue")
     return data
@@ -93,32 +103,49 @@ def checksum(path: Path) -> str:
     return hashlib.sha256(file_bytes(path)).hexdigest()
 
 
-def read_json(path: Path) -> dict:
-    """A JSON object from ``path``; YukonError naming the file when it is missing or broken."""
-    data = file_bytes(path)
+def no_constant(name: str):
+    raise ValueError(f"{name} is no JSON number")
+
+
+def parsed_json(data: bytes, path: Path) -> dict:
+    """A JSON object from the bytes of file ``path`` (UTF-8, a byte-order mark dropped as a
+    Windows editor writes one); YukonError naming the file when they are not one (NaN and
+    Infinity, which JSON does not have, included)."""
     try:
-        data = json.loads(data.decode("utf-8"))
+        data = json.loads(data.decode("utf-8-sig"), parse_constant=no_constant)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise YukonError(f"{path}: not valid JSON (truncated or hand-edited?): {error}") from None
-    except (ValueError, RecursionError):
-        raise YukonError(f"{path}: not valid JSON (a number too long or nesting too deep)") from None
+    except ValueError as error:  # no_constant's, or a number of more digits than Python reads
+        reason = str(error) if "JSON number" in str(error) else "a number too long"
+        raise YukonError(f"{path}: not valid JSON ({reason})") from None
+    except RecursionError:
+        raise YukonError(f"{path}: not valid JSON (nesting too deep)") from None
     if not isinstance(data, dict):
         raise YukonError(f"{path}: not a JSON object")
     return data
+
+
+def read_json(path: Path) -> dict:
+    """A JSON object from ``path``; YukonError naming the file when it is missing or broken."""
+    return parsed_json(file_bytes(path), path)
 
 
 def json_bytes(data: dict) -> bytes:
     return (json.dumps(data, indent=1) + "\n").encode("utf-8")
 
 
-def read_catalogue(path: Path) -> dict:
-    """A catalogue file: its format tag and a list of entries, each a JSON object (still to
-    be judged by ``entries.entry_problem``)."""
-    data = read_json(path)
-    if data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
+def read_catalogue(path: Path, data: bytes | None = None) -> dict:
+    """A catalogue file (from ``data``, its bytes, when given): its shape is the one
+    ``catalogue.schema.json`` gives (its entries still to be replayed by
+    ``entries.entry_problem``)."""
+    catalogue = parsed_json(file_bytes(path) if data is None else data, path)
+    if catalogue.get("format") != FORMAT or not isinstance(catalogue.get("entries"), list):
         raise YukonError(f"{path}: not a {FORMAT} file (no format tag or no entries list)")
-    objects_only(path, "entry", data["entries"])
-    return data
+    objects_only(path, "entry", catalogue["entries"])
+    problem = shape_problem(catalogue, "catalogue")
+    if problem:
+        raise YukonError(f"{path}: {problem}")
+    return catalogue
 
 
 def objects_only(path: Path, what: str, items: list) -> None:
@@ -150,12 +177,26 @@ def empty_catalogue(
 
 
 def read_manifest(directory: Path) -> dict:
-    """The manifest: its format tag and a list of records, each a JSON object."""
+    """The manifest, once a write a kill interrupted is completed (``atomic.finish_switch``):
+    its shape is the one ``manifest.schema.json`` gives, and its schedule one
+    ``epochs.read_schedule`` reads, starting with the first epoch (no date served changes)."""
     path = directory / MANIFEST_NAME
+    try:
+        finish_switch(directory)
+    except OSError as error:
+        raise YukonError(
+            f"{directory}: a catalogue write was interrupted and cannot be completed ({error.strerror})"
+        ) from None
     data = read_json(path)
     if data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), list):
         raise YukonError(f"{path}: not a {MANIFEST_FORMAT} file")
     objects_only(path, "record", data["files"])
+    schedule = read_schedule(data, str(path))
+    problem = shape_problem(data, "manifest")
+    if problem:
+        raise YukonError(f"{path}: {problem}")
+    if schedule[0] != LEGACY_SCHEDULE[0]:
+        raise YukonError(f"{path}: the schedule does not start with {schedule_json(LEGACY_SCHEDULE)[0]}")
     return data
 
 
@@ -203,8 +244,9 @@ def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
 
 
 def save_catalogue(directory: Path, catalogue: dict) -> Path:
-    """Write a catalogue file and refresh its line (count, checksum) in the manifest, each
-    file whole; a Ctrl-C meanwhile waits until both are written."""
+    """Write a catalogue file and refresh its line (count, checksum) in the manifest: the two
+    change together or not at all (``atomic.replace_files``), and a Ctrl-C meanwhile waits
+    until both are written."""
     directory.mkdir(parents=True, exist_ok=True)
     name = name_of(catalogue)
     data = json_bytes(catalogue)
@@ -212,9 +254,8 @@ def save_catalogue(directory: Path, catalogue: dict) -> Path:
     others = [record for record in manifest["files"] if record.get("file") != name]
     record = manifest_record(name, catalogue, hashlib.sha256(data).hexdigest())
     manifest["files"] = sorted([*others, record], key=lambda r: str(r.get("file")))
-    with StopFlag((signal.SIGINT,), second_raises=False) as ctrl_c:  # the two files change together
-        replace_file(directory / name, data)
-        replace_file(directory / MANIFEST_NAME, json_bytes(manifest))
+    with StopFlag((signal.SIGINT,), second_raises=False) as ctrl_c:
+        replace_files(directory, {name: data, MANIFEST_NAME: json_bytes(manifest)})
     if ctrl_c.requested:
         raise KeyboardInterrupt
     return directory / name
@@ -222,29 +263,3 @@ def save_catalogue(directory: Path, catalogue: dict) -> Path:
 
 def manifest_line(manifest: dict, name: str) -> dict | None:
     return next((record for record in manifest["files"] if record.get("file") == name), None)
-
-
-def load_checked(
-    directory: Path, variant: str, tier: str, foundation_return: bool = STRICT, numbering: str = PYSOL
-) -> dict:
-    """A catalogue whose checksum matches its manifest line: what ``daily`` may serve.
-    Anything else is a YukonError in one line (a rule set without one names those there are)."""
-    name = catalogue_name(variant, tier, foundation_return, numbering)
-    manifest = read_manifest(directory)
-    record = manifest_line(manifest, name)
-    if record is None:
-        shipped = sorted(
-            {rule_set_name(*rule_set_of(line)) for line in manifest["files"] if line.get("tier") == tier}
-        )
-        raise YukonError(
-            f"{directory}: no {rule_set_name(variant, foundation_return, numbering)} {tier} catalogue in "
-            f"{MANIFEST_NAME} (there are: {', '.join(shipped) or 'none'})"
-        )
-    if not (directory / name).exists():
-        raise YukonError(f"{directory / name}: listed in {MANIFEST_NAME} but missing")
-    if checksum(directory / name) != record.get("sha256"):
-        raise YukonError(f"{directory / name}: checksum does not match {MANIFEST_NAME}; refusing to serve it")
-    catalogue = read_catalogue(directory / name)
-    if name_of(catalogue) != name:
-        raise YukonError(f"{directory / name}: does not hold the catalogue its name says")
-    return catalogue

@@ -48,8 +48,8 @@ class LadderGames:
                 row = json.loads(line)
                 if {name: row[name] for name in self.key()} == self.key():
                     self.learn(int(row["deal"]), row["rungs"], row["results"])
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short, or not a ladder row
+            except (ValueError, KeyError, TypeError, OverflowError, RecursionError):
+                continue  # a line cut short, or not a ladder row (nested too deep, a deal of 1e999)
 
     def learn(self, deal: int, rungs: list, results) -> bool:
         """Keep ``results`` of the rungs named ``rungs`` on ``deal`` when they are the first

@@ -22,9 +22,10 @@ from datetime import date
 from math import gcd
 from pathlib import Path
 
+from solver.catalogue.checks import load_checked
 from solver.catalogue.entries import entry_problem
 from solver.catalogue.epochs import AFFINE, FIRST_START, KEYED_SORT, Epoch, read_schedule
-from solver.catalogue.files import MANIFEST_NAME, catalogue_name, load_checked, read_manifest
+from solver.catalogue.files import MANIFEST_NAME, catalogue_name, read_manifest
 from solver.errors import YukonError
 
 # The first day new catalogues join the schedule (``build``'s default ``since``).

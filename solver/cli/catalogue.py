@@ -5,6 +5,7 @@ group turns it into one ``error:`` line and exit status 2.
 """
 
 import json
+import math
 import statistics
 import sys
 from collections import Counter
@@ -49,6 +50,13 @@ def parse_date(text: str | None) -> date:
         raise YukonError(f"date {text!r} is not YYYY-MM-DD") from None
 
 
+def seconds_at_least_zero(value: float, option: str) -> float:
+    """``value`` when it is a number of seconds (finite, not negative); YukonError else."""
+    if not math.isfinite(value) or value < 0:
+        raise YukonError(f"{option} {value} is not a number of seconds (0 or more)")
+    return value
+
+
 @click.group()
 def catalogue():
     """Build and verify catalogues of solved deals (one JSON file per variant and tier)."""
@@ -89,6 +97,7 @@ def catalogue():
 @click.option(
     "--minimal-seconds",
     type=float,
+    callback=lambda _context, _parameter, value: seconds_at_least_zero(value, "--minimal-seconds"),
     default=1.0,
     show_default=True,
     help="Seconds of IDA* for a shorter line (0: none; dropped once it stops paying).",

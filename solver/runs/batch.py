@@ -92,7 +92,9 @@ def solve_pending(
         report.contradictions.append(contradiction)
         return record.status, f"CONTRADICTION (stored verdict kept): {contradiction}"
 
-    claimed = ClaimedDeals(store, store.pending(deals, skip), skip, retry_of(skip, work.settings))
+    claimed = ClaimedDeals(
+        store, store.pending(deals, skip), skip, retry_of(skip, work.settings), execution.say
+    )
     with ClaimKeeper(claimed):
         run_deals(claimed, work, store_record, report, execution, resume_command=resume_command)
     return report

@@ -13,7 +13,7 @@ import uuid
 from collections import deque
 from contextlib import suppress
 
-from solver.errors import YukonError
+from solver.errors import YukonError, counted
 from solver.store.claims import BUSY, CLAIM_SECONDS, CLAIMED, Retry
 
 # What ``ClaimedDeals`` yields when every deal left is claimed by another run: ask again later.
@@ -27,8 +27,9 @@ class ClaimedDeals:
     those other runs held; yields WAIT while only deals held elsewhere are left. A run
     retrying unknowns (``retry``) leaves those another run retried meanwhile."""
 
-    def __init__(self, store, pending, skip_statuses, retry: Retry | None = None):
+    def __init__(self, store, pending, skip_statuses, retry: Retry | None = None, say=None):
         self.store = store
+        self.say = say  # told once what the run waits for
         self.pending = pending
         self.skip_statuses = skip_statuses
         self.retry = retry
@@ -51,6 +52,13 @@ class ClaimedDeals:
         for _ in range(len(self.deferred)):
             if self.take(deal := self.deferred.popleft()):
                 return deal
+        if self.deferred and self.say is not None:
+            self.say(
+                f"waiting for {counted(len(self.deferred), 'deal')} another run sharing {self.store.path} "
+                f"is solving (from deal {self.deferred[0]}); a stopped run's claims lapse within "
+                f"{CLAIM_SECONDS:g} s"
+            )
+            self.say = None
         return WAIT if self.deferred else next(self)
 
     def take(self, deal: int) -> bool:

@@ -51,7 +51,8 @@ class ClaimsTable(Tables):
         """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
         when its stored status is in ``skip_statuses``, or, for a run retrying unknowns, when
         another run has just retried it (``retry``); ``BUSY`` while another run's claim on it
-        has not expired."""
+        has not expired. A claim set to expire later than any run sets one (a clock stepped
+        back, a hand-edited store) is taken as lapsed: it cannot hold a deal for ever."""
         key = (*self.key, encode_deal(deal))
         now = time.time()
         with self.transaction():
@@ -59,7 +60,8 @@ class ClaimsTable(Tables):
                 f"SELECT {', '.join(RETRY_COLUMNS)} FROM results WHERE {RULE_KEY} AND deal = ?", key
             ).fetchone()
             holder = self.connection.execute(
-                f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ?", (*key, now)
+                f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ? AND expires <= ?",
+                (*key, now, now + CLAIM_SECONDS),
             ).fetchone()
             if row is not None and (row[0] in skip_statuses or retry is not None and retry.covers(*row)):
                 return DONE

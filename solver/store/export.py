@@ -1,28 +1,35 @@
 """``yukon export``: a store's results as a results file, one JSON object per line."""
 
+import errno
 import json
 import os
 import sys
 import tempfile
+import time
 from contextlib import suppress
 from pathlib import Path
 
+from solver.atomic import current_umask
 from solver.errors import YukonError
 from solver.store.opening import Store
 
 # How every SQLite database file begins.
 SQLITE_HEADER = b"SQLite format 3\x00"
+# How long an export waits for a program to open a FIFO target for reading, and how often it looks.
+READER_WAIT_SECONDS = 10.0
+READER_POLL_SECONDS = 0.05
 # The files SQLite keeps beside a store.
 STORE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
-def export_jsonl(store_path, out_file) -> int:
+def export_jsonl(store_path, out_file, reader_wait: float = READER_WAIT_SECONDS) -> int:
     """Write every row of the store as one JSON object per line, in deal order; return the
     number of records. ``out_file`` is a path, ``"-"`` for stdout, or an open text file. A
     path to a regular file (through any symlink) or to nothing is written to a temporary
     file first and renamed, so an interrupted export leaves no half file; another kind of
-    file (a FIFO, a device) is written directly. The store itself, its journal files and
-    any other SQLite database are refused.
+    file (a FIFO, a device) is written directly, a FIFO once a program opens it for reading
+    (refused when none has within ``reader_wait`` seconds). The store itself, its journal
+    files and any other SQLite database are refused.
 
     Each object is a ``Record`` as JSON: its format keys (``yukon-record``), then every
     field in field order, those that ``yukon verify`` replays first."""
@@ -30,11 +37,11 @@ def export_jsonl(store_path, out_file) -> int:
     try:
         if out_file == "-" or hasattr(out_file, "write"):
             stream = sys.stdout if out_file == "-" else out_file
-            return write_records(store, stream)
+            return write_to_stream(store, stream)
         target = Path(os.path.realpath(out_file))
         check_target(target, Path(store_path), out_file)
         if target.exists() and not target.is_file():
-            return write_directly(store, target, out_file)
+            return write_directly(store, target, out_file, reader_wait)
         return write_replacing(store, target, out_file)
     finally:
         store.close()
@@ -67,13 +74,47 @@ def starts_with(path: Path, header: bytes) -> bool:
         return False
 
 
-def write_directly(store: Store, target: Path, shown) -> int:
+def write_directly(store: Store, target: Path, shown, reader_wait: float) -> int:
     """Write into a file that is not a regular one (a FIFO, a device), as it is."""
+    descriptor = opened_for_writing(target, shown, reader_wait)
     try:
-        with open(target, "w", encoding="utf-8") as handle:
+        os.set_blocking(descriptor, True)
+        with open(descriptor, "w", encoding="utf-8") as handle:
             return write_records(store, handle)
     except OSError as error:
         raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+
+
+def opened_for_writing(target: Path, shown, reader_wait: float) -> int:
+    """A descriptor writing to ``target``, opened without blocking: a FIFO no program reads
+    is tried again every READER_POLL_SECONDS for ``reader_wait`` seconds, then refused (a
+    blocking open would wait for ever)."""
+    deadline = time.monotonic() + reader_wait
+    while True:
+        try:
+            return os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
+        if time.monotonic() >= deadline:
+            raise YukonError(
+                f"export target {shown} is a FIFO no program opened for reading in {reader_wait:g} s"
+            )
+        time.sleep(READER_POLL_SECONDS)
+
+
+def write_to_stream(store: Store, stream) -> int:
+    """Write to an open stream (standard output), flushed: a write that fails (a full disk)
+    is a YukonError, never a silent loss; a closed pipe is left to the caller."""
+    try:
+        count = write_records(store, stream)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = "standard output" if stream is sys.stdout else getattr(stream, "name", "the output")
+        raise YukonError(f"cannot write the export to {where}: {error.strerror or error}") from None
+    return count
 
 
 def write_replacing(store: Store, target: Path, shown) -> int:
@@ -96,13 +137,6 @@ def write_replacing(store: Store, target: Path, shown) -> int:
             raise YukonError(f"cannot write export file {shown}: {error.strerror}") from None
         raise
     return count
-
-
-def current_umask() -> int:
-    """The process's umask (read by setting it, then setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def write_records(store: Store, stream) -> int:

@@ -5,7 +5,9 @@ A store is opened for a run (made when missing, migrated when of release 0.1.0) 
 store, a corrupt or hand-edited one is refused with one line before anything is written.
 """
 
+import os
 import sqlite3
+import uuid
 from contextlib import suppress
 from pathlib import Path
 
@@ -18,7 +20,6 @@ from solver.store.results import ResultsTable
 from solver.store.schema import (
     SCHEMA_VERSION,
     check_meta_matches,
-    check_values,
     initialise,
     meta_rules,
     migrate,
@@ -26,6 +27,10 @@ from solver.store.schema import (
     read_meta,
     result_columns,
 )
+from solver.store.shape import check_shape
+
+# The files SQLite keeps for a database (the database itself first).
+SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
 class Store(ResultsTable, ClaimsTable, PlayerTables):
@@ -59,16 +64,18 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
             raise YukonError(
                 f"cannot create the directory of results store {path}: {error.strerror}"
             ) from None
-        fresh = not path.exists() or path.stat().st_size == 0
         if not writable(path):
             raise YukonError(f"cannot write to results store {path}: permission denied (read-only)")
+        if not path.exists():
+            made_whole(path, rules, numbering)
+        fresh = not path.exists() or path.stat().st_size == 0
         connection = connect(path, "rwc")
         try:
             meta = None if fresh else read_meta(connection, path, allow_empty=True)
             if meta is not None:
                 check_meta_matches(meta, rules, numbering, path)
                 quick_check(connection, path)
-                check_values(connection, path)
+                check_shape(connection, path, meta)
             with translated(path, "cannot write to"):
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("PRAGMA synchronous = NORMAL")
@@ -93,7 +100,7 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
         try:
             meta = read_meta(connection, path, allow_empty=False)
             quick_check(connection, path)
-            check_values(connection, path)
+            check_shape(connection, path, meta)
         except BaseException:
             connection.close()
             raise
@@ -108,6 +115,30 @@ class Store(ResultsTable, ClaimsTable, PlayerTables):
 
     def __exit__(self, *exc_info):
         self.close()
+
+
+def made_whole(path: Path, rules: Rules, numbering: str) -> None:
+    """Make a new store beside ``path`` and link it into place once it is whole: a store
+    that cannot be made (a full disk) leaves no file behind, and one another run made
+    meanwhile is kept as it is. Where the file system has no hard links, the store is made
+    in place (``open_for_run`` goes on with a missing file)."""
+    partial = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.new")
+    connection = connect(partial, "rwc")
+    try:
+        with translated(path, "cannot write to"):
+            connection.execute("PRAGMA journal_mode = WAL")
+        with transaction(connection, path):
+            initialise(connection, rules, numbering)
+        connection.close()
+        with suppress(FileExistsError):
+            os.link(partial, path)
+    except OSError:
+        return  # no hard links here
+    finally:
+        connection.close()
+        for suffix in SQLITE_SUFFIXES:
+            with suppress(OSError):
+                os.unlink(f"{partial}{suffix}")
 
 
 def check_no_journal(path: Path) -> None:

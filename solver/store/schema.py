@@ -17,7 +17,8 @@ import typing
 from dataclasses import fields
 from pathlib import Path
 
-from solver.errors import YukonError, first_line
+from solver.errors import YukonError, clipped, first_line
+from solver.numbering import NUMBERINGS
 from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
 from solver.rules import Rules
 from solver.store.connection import translated
@@ -33,7 +34,6 @@ READABLE_SCHEMAS = ("1", "2", SCHEMA_VERSION)
 SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 # What SQLite's typeof() may say of a value of each column type; a large deal as text.
 ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
-DEAL_TEXT = "[0-9]" * 21
 # The largest finite double: a REAL beyond it is infinite (SQLite stores NaN as NULL).
 LARGEST_REAL = sys.float_info.max
 # The values a column may hold, per table.
@@ -101,6 +101,12 @@ def read_meta(connection: sqlite3.Connection, path: Path, allow_empty: bool) -> 
         meta_rules(meta)
     except YukonError:
         raise YukonError(f"results store {path} is damaged: unknown variant {meta['variant']!r}") from None
+    if meta["foundation_return"] not in ("0", "1") or meta["numbering"] not in NUMBERINGS:
+        shown = clipped(repr(meta["foundation_return"]), 40), clipped(repr(meta["numbering"]), 40)
+        raise YukonError(
+            f"results store {path} is damaged: its meta table says foundation_return {shown[0]}, "
+            f"numbering {shown[1]}"
+        )
     return meta
 
 
@@ -123,38 +129,6 @@ def quick_check(connection: sqlite3.Connection, path: Path) -> None:
         verdict = connection.execute("PRAGMA quick_check(1)").fetchone()[0]
     if verdict != "ok":
         raise YukonError(f"results store {path} is corrupt: {first_line(verdict)}")
-
-
-def check_values(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a hand-edited store whose values do not fit their columns (a text deal
-    number, a blob solution, an infinite number of seconds), naming the first such row and
-    column."""
-    with translated(path, "cannot read"):
-        present = stored_columns(connection)
-    for item in (item for item in FIELDS if item.name in present):
-        with translated(path, "cannot read"):
-            row = connection.execute(
-                f"SELECT quote(deal), typeof({item.name}) FROM results WHERE {misfit(item)} LIMIT 1"
-            ).fetchone()
-        if row is not None:
-            kind = "an infinite number" if row[1] == "real" else f"a {row[1]} value"
-            raise YukonError(
-                f"results store {path} is damaged: the row of deal {row[0][:40]} holds "
-                f"{kind} in column {item.name}"
-            )
-
-
-def misfit(item) -> str:
-    """The SQL condition of a ``results`` row whose value of field ``item`` does not fit."""
-    if item.name == "deal":
-        return f"NOT (typeof(deal) = 'integer' OR (typeof(deal) = 'text' AND deal GLOB '{DEAL_TEXT}'))"
-    definition = column_definition(item, RESULT_CHOICES)
-    sql_type = definition.split()[1]
-    kinds = ALLOWED_TYPES[sql_type] + (() if "NOT NULL" in definition else ("null",))
-    condition = f"typeof({item.name}) NOT IN ({', '.join(repr(kind) for kind in kinds)})"
-    if sql_type == "REAL":
-        condition += f" OR (typeof({item.name}) = 'real' AND abs({item.name}) > {LARGEST_REAL!r})"
-    return condition
 
 
 def initialise(connection: sqlite3.Connection, rules: Rules, numbering: str) -> dict:
