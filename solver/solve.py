@@ -13,6 +13,7 @@ from solver.budget import Budget
 from solver.cards import KING, make_card
 from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
 from solver.engine import h2, jit, layout, moves, search, shortcut, table
+from solver.interrupts import watched_by_search
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
@@ -264,16 +265,18 @@ def solve_position(
     limits: Limits | None = None,
     options: int = moves.ALL_REDUCTIONS,
     on_bound=None,
+    cancel=None,
 ) -> Result:
     """Decide a position. A solved result's line has been replayed as a win on the
     reference engine; unsolvable only comes from an exhausted, untruncated search.
-    ``on_bound``: see ``Budget`` (the progress of ``limits.minimal``)."""
+    ``on_bound``, ``cancel``: see ``Budget`` (the progress of ``limits.minimal``, a handle
+    that stops the search). Thread-safe: solves on several threads share no state."""
     check_board(board, rules)
     warm_up()
     limits = limits or Limits()
-    budget = Budget(limits, on_bound)
+    budget = Budget(limits, on_bound, cancel)
     packed = pack(board, rules)
-    with budget.ctrl_c:
+    with watched_by_search():
         return decide(board, rules, packed, options, budget)
 
 

@@ -9,6 +9,7 @@ import importlib
 import io
 import logging
 import os
+import signal
 import sys
 from contextlib import suppress
 
@@ -16,7 +17,7 @@ import click
 
 from solver.cli.statuses import add_exit_statuses
 from solver.errors import YukonError, clipped, error_line, first_line
-from solver.interrupts import exit_status
+from solver.interrupts import CtrlC, exit_status
 from solver.version import __version__
 
 COMMAND_MODULES = ("deals", "solving", "results", "player", "catalogue")
@@ -35,6 +36,19 @@ class YukonGroup(click.Group):
         for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8: its bytes
             with suppress(AttributeError, ValueError):
                 stream.reconfigure(errors="surrogateescape")
+        # A search's first Ctrl-C ends it with its verdict, any other exit status 130. Run as the
+        # program (reading sys.argv), Ctrl-C stays ignored once the command is done: the process
+        # only has to leave, and a late Ctrl-C would kill it by the signal instead.
+        the_program = not args and "args" not in kwargs
+        try:
+            with CtrlC().installed(ignored_after=the_program):
+                status = self.run(*args, **kwargs)
+        except KeyboardInterrupt:  # a Ctrl-C as the command was done
+            status = exit_status()
+        sys.exit(status if isinstance(status, int) else 0)
+
+    def run(self, *args, **kwargs) -> int | None:
+        """The command's exit status (see the class's docstring)."""
         try:
             try:
                 status = super().main(*args, standalone_mode=False, **kwargs)
@@ -49,12 +63,20 @@ class YukonGroup(click.Group):
             status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
         except click.ClickException as error:
             status = fail(error.format_message(), error.exit_code)
+        except BrokenPipeError:  # the output's reader left (``| head``) before the last write
+            status = closed_pipe()
         except OSError as error:  # a file named in the error, or the output (a full disk)
             where = f"cannot use {error.filename}" if error.filename else "cannot write the output"
             status = fail(f"{where}: {error.strerror or error_line(error)}")
         except (click.Abort, KeyboardInterrupt):
             status = exit_status()
-        sys.exit(status if isinstance(status, int) else 0)
+        return status
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click itself would exit 1, a status some commands give a verdict
+            raise SystemExit(closed_pipe()) from None
 
 
 class StderrLines(logging.Handler):
@@ -93,6 +115,14 @@ def fail(message: str, status: int = 2) -> int:
     except OSError:
         drop_output(sys.stderr)
     return status
+
+
+def closed_pipe() -> int:
+    """The exit status of a command whose output pipe was closed by its reader: the broken
+    pipe's own (141, as a process killed by SIGPIPE), never one a verdict is told by; the
+    rest of the output is dropped."""
+    drop_output(sys.stdout)
+    return exit_status(getattr(signal, "SIGPIPE", 13))
 
 
 def drop_output(stream) -> None:
