@@ -35,6 +35,9 @@ FIELD_TYPES = {
 # The longest line read (a record holds a line of moves; the deepest search paths give some
 # 2 MB): a longer one ends the check.
 MAX_LINE_CHARS = 16 << 20
+# Unreadable lines after which the input is taken for something else than a results file (random
+# bytes, an endless device) and the check ends: no results file loses this many lines to damage.
+MAX_UNREADABLE = 1_000
 ALLOWED_VALUES = {"variant": VARIANTS, "numbering": NUMBERINGS, "status": STATUSES}
 
 
@@ -54,6 +57,11 @@ def verify_records(lines, source: str, progress=None) -> dict:
             report["unreadable"] += 1
             report["first_unreadable"] = report["first_unreadable"] or str(error)
             record = None
+            if report["unreadable"] > MAX_UNREADABLE:
+                raise YukonError(
+                    f"{source}: more than {MAX_UNREADABLE:,} unreadable lines by line {line_number:,} "
+                    f"(the first: {report['first_unreadable']}): not a results file"
+                ) from None
         if record is not None:
             problem = check_record(record)
             if problem is None:
