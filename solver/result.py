@@ -39,10 +39,12 @@ MEMORY_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def parse_memory(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes."""
+    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes (digits 0-9 only)."""
     cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = cleaned[-1:] if cleaned[-1:] in MEMORY_UNITS else ""
     try:
+        if not cleaned.isascii():
+            raise ValueError("digits other than 0-9")
         size = float(cleaned[: len(cleaned) - len(unit)]) * MEMORY_UNITS[unit]
     except (ValueError, OverflowError):
         raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None

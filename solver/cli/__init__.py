@@ -15,6 +15,7 @@ from contextlib import suppress
 
 import click
 
+from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
 from solver.errors import YukonError, clipped, error_line, first_line
 from solver.interrupts import CtrlC, exit_status
@@ -149,3 +150,4 @@ for module_name in COMMAND_MODULES:
     for command in importlib.import_module(f"{__name__}.{module_name}").COMMANDS:
         main.add_command(command)
 add_exit_statuses(main)
+ascii_numbers(main)
