@@ -136,12 +136,18 @@ class Search:
 
     def grow(self, budget: Budget) -> None:
         """Double the table, unless rehashing would outlast the time left (so a time limit
-        is kept to within a chunk); then the table fills up instead, which costs only speed."""
+        is kept to within a chunk); then the table fills up instead, which costs only speed.
+        Where the process can get no more memory (a limit such as ``ulimit -v``), the search
+        stops: memory is the budget that ran out."""
         slots = self.entries().shape[0] * 2
         if slots * REHASH_SECONDS_PER_SLOT > budget.time_left():
             self.control[layout.CONTROL_GROW_AT] = np.iinfo(np.int64).max
             return
-        bigger = table.make_table(slots)
+        try:
+            bigger = table.make_table(slots)
+        except MemoryError:
+            budget.spent = Spent.MEMORY
+            return
         table.rehash(self.entries(), bigger[table.TABLE_ENTRIES], bigger[table.TABLE_COUNTERS])
         self.table = bigger
         self.control[layout.CONTROL_GROW_AT] = self.grow_at()
@@ -152,7 +158,7 @@ class Search:
         p = self.packed
         chunk = FIRST_CHUNK
         status = self.control[layout.CONTROL_STATUS]
-        while status not in (search.SOLVED, search.EXHAUSTED):
+        while status not in (search.SOLVED, search.EXHAUSTED) and budget.spent is None:
             if budget.time_left() <= 0:
                 budget.spent = Spent.TIME
                 break
@@ -277,7 +283,10 @@ def solve_position(
     budget = Budget(limits, on_bound, cancel)
     packed = pack(board, rules)
     with watched_by_search():
-        return decide(board, rules, packed, options, budget)
+        try:
+            return decide(board, rules, packed, options, budget)
+        except MemoryError:  # the process can get no more (``Search.grow`` tells the table's own)
+            return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=Spent.MEMORY)
 
 
 # Wall seconds the first compilation took on the project's 2-core machine

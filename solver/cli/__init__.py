@@ -69,6 +69,8 @@ class YukonGroup(click.Group):
         except OSError as error:  # a file named in the error, or the output (a full disk)
             where = f"cannot use {error.filename}" if error.filename else "cannot write the output"
             status = fail(f"{where}: {error.strerror or error_line(error)}")
+        except MemoryError:  # outside a search, which tells it as its verdict's budget
+            status = fail("the process ran out of memory (a limit such as ulimit -v, or a full machine)")
         except (click.Abort, KeyboardInterrupt):
             status = exit_status()
         return status

@@ -157,7 +157,7 @@ def solve_range(
 MORE_OF = {
     Spent.TIME: "a larger --time-limit (hard deals can take minutes)",
     Spent.NODES: "a larger --max-nodes (hard deals can take a hundred million positions)",
-    Spent.MEMORY: "a larger --memory (the table was full)",
+    Spent.MEMORY: "a larger --memory, or more memory for the process (the table was full or could not grow)",
 }
 
 
