@@ -70,7 +70,9 @@ def replay(words, board_file, rules, numbering, show, explain):
     )
     line_words = words if board_file is not None else words[1:]
     if not line_words:
-        raise YukonError('give the line to replay after the deal, e.g. yukon replay 12 "3>7:TS 5>F:AH" (- reads stdin)')
+        raise YukonError(
+            'give the line to replay after the deal, e.g. yukon replay 12 "3>7:TS 5>F:AH" (- reads stdin)'
+        )
     board, _ = opening(deal_text, board_file, rules, numbering)
     tokens = " ".join(line_words).split()
     if tokens == ["-"]:
