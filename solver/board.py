@@ -26,6 +26,7 @@ from solver.cards import (
     parse_card,
     parse_rank,
     parse_suit,
+    plain_text,
 )
 from solver.errors import YukonError, clipped
 from solver.formats import BOARD, check_format
@@ -290,7 +291,9 @@ def board_bytes(stream, where: str) -> bytes:
 
 
 def read_board(text: str, rules: Rules, unknown_cards: bool = False) -> Board:
-    """Text or JSON, whichever the content is (``unknown_cards`` as in ``parse_board``)."""
+    """Text or JSON, whichever the content is (``unknown_cards`` as in ``parse_board``); a
+    board copied from a terminal, suit symbols and all, reads as its plain text."""
+    text = plain_text(text)
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
