@@ -15,6 +15,7 @@ be asked of it (``player.view``), never a solve.
 import json
 from collections import Counter
 from dataclasses import dataclass
+from numbers import Integral
 
 from solver.cards import (
     KING,
@@ -52,6 +53,9 @@ class Board:
     stock: tuple[int, ...] = ()
 
     def __post_init__(self):
+        problem = shape_problem(self)
+        if problem is not None:
+            raise YukonError(f"not a board: {problem}")
         object.__setattr__(self, "foundations", canonical_foundations(self.foundations))
 
     def exposed_card(self, column: int) -> int | None:
@@ -85,6 +89,24 @@ class Board:
     def unknown_count(self) -> int:
         """How many hidden cards are not given (``<?>`` and an unknown stock)."""
         return sum(cards.count(UNKNOWN) for cards in self.columns) + self.stock.count(UNKNOWN)
+
+
+def shape_problem(board: Board) -> str | None:
+    """What makes ``board`` no position at all, whatever the rule set (checked as it is made,
+    so a Board built by hand cannot carry it into a solve): a face-down count that is not
+    0..the column's length, one count per column, foundation heights 0..13."""
+    try:
+        if len(board.face_down_counts) != len(board.columns):
+            return f"{len(board.face_down_counts)} face-down counts for {len(board.columns)} columns"
+        for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
+            if not isinstance(down, Integral) or not 0 <= down <= len(cards):
+                return f"column {number} has {clipped(repr(down), 40)} face-down cards of {len(cards)}"
+        for height in board.foundations:
+            if not isinstance(height, Integral) or not 0 <= height <= KING:
+                return f"a foundation height is {clipped(repr(height), 40)}, not 0..13"
+    except TypeError as error:
+        return clipped(str(error), 80)
+    return None
 
 
 def hidden_text(card: int) -> str:
@@ -152,6 +174,7 @@ def parse_stock(words: list[str], where: str) -> tuple[int, ...]:
 def checked(board: Board, rules: Rules, unknown_cards: bool) -> Board:
     """``board`` with an unknown stock made as long as the cards not on the table, once it
     is checked to fit the rule set; unknown cards are refused unless ``unknown_cards``."""
+    check_stock(board, rules)
     if UNKNOWN in board.stock:
         in_columns = sum(cards.count(UNKNOWN) for cards in board.columns)
         rest = max(rules.card_count - shown_cards(board).total() - in_columns, 0)
@@ -221,8 +244,7 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
     for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
         if cards and down >= len(cards):
             raise YukonError(f"column {number}: its exposed card {card_text(cards[-1])} is face down")
-    if board.stock and rules.variant != "milligan":
-        raise YukonError(f"{rules.variant} has no stock, but the board lists one")
+    check_stock(board, rules)
     present = shown_cards(board)
     expected = Counter(full_deck(rules.decks))
     missing = sorted((expected - present).elements())
@@ -236,6 +258,12 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
         problems.append("missing " + " ".join(card_text(card) for card in missing))
     if problems:
         raise YukonError(f"board is not a full {rules.variant} deck: " + "; ".join(problems))
+
+
+def check_stock(board: Board, rules: Rules) -> None:
+    """A stock (of cards, or ``Stock: ?``) only where the rule set deals one."""
+    if board.stock and rules.variant != "milligan":
+        raise YukonError(f"{rules.variant} has no stock, but the board lists one")
 
 
 def shown_cards(board: Board) -> Counter:
@@ -266,7 +294,7 @@ def board_from_json(data, rules: Rules, unknown_cards: bool = False) -> Board:
         per_suit: dict[int, list[int]] = {}
         for suit_text, suit_heights in data.get("foundations", {}).items():
             for height in suit_heights:
-                if type(height) is not int or not 0 <= height <= KING:
+                if not isinstance(height, Integral) or not 0 <= height <= KING:
                     raise YukonError(
                         f"foundation height {clipped(repr(height))} of suit {suit_text} is not 0..13"
                     )
