@@ -57,7 +57,7 @@ def parse_memory(text: str) -> int:
             raise ValueError("digits other than 0-9")
         size = float(cleaned[: len(cleaned) - len(unit)]) * MEMORY_UNITS[unit]
     except (ValueError, OverflowError):
-        raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
+        raise YukonError(f"memory size {text!r} is not like 512M or 2G (digits 0-9 and a unit)") from None
     check_memory(size, repr(text))
     return int(size)
 
