@@ -99,14 +99,19 @@ def shape_problem(board: Board) -> str | None:
         if len(board.face_down_counts) != len(board.columns):
             return f"{len(board.face_down_counts)} face-down counts for {len(board.columns)} columns"
         for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
-            if not isinstance(down, Integral) or not 0 <= down <= len(cards):
+            if not is_count(down) or not 0 <= down <= len(cards):
                 return f"column {number} has {clipped(repr(down), 40)} face-down cards of {len(cards)}"
         for height in board.foundations:
-            if not isinstance(height, Integral) or not 0 <= height <= KING:
+            if not is_count(height) or not 0 <= height <= KING:
                 return f"a foundation height is {clipped(repr(height), 40)}, not 0..13"
     except TypeError as error:
         return clipped(str(error), 80)
     return None
+
+
+def is_count(value) -> bool:
+    """An integer (a numpy one too), not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def hidden_text(card: int) -> str:
@@ -294,7 +299,7 @@ def board_from_json(data, rules: Rules, unknown_cards: bool = False) -> Board:
         per_suit: dict[int, list[int]] = {}
         for suit_text, suit_heights in data.get("foundations", {}).items():
             for height in suit_heights:
-                if not isinstance(height, Integral) or not 0 <= height <= KING:
+                if type(height) is not int or not 0 <= height <= KING:
                     raise YukonError(
                         f"foundation height {clipped(repr(height))} of suit {suit_text} is not 0..13"
                     )

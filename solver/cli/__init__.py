@@ -17,7 +17,7 @@ import click
 
 from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
-from solver.errors import YukonError, clipped, error_line, first_line
+from solver.errors import YukonError, clipped, error_line
 from solver.interrupts import CtrlC, exit_status
 from solver.version import __version__
 
@@ -114,10 +114,15 @@ def fail(message: str, status: int = 2) -> int:
     dropped so that leaving does not fail again."""
     drop_output(sys.stdout)
     try:
-        click.echo(f"error: {clipped(first_line(message))}", err=True)
+        click.echo(f"error: {clipped(on_one_line(message))}", err=True)
     except OSError:
         drop_output(sys.stderr)
     return status
+
+
+def on_one_line(message: str) -> str:
+    """``message`` on one line: a line break it holds (a file name may hold one) shown as ``\\n``."""
+    return message.rstrip("\n").replace("\r", "\\r").replace("\n", "\\n")
 
 
 def closed_pipe() -> int:
