@@ -233,3 +233,58 @@ def test_a_move_copied_from_a_terminal_is_read_after():
     plain = run("hint", "12", "--after", "2>F:AC", "--policy", "greedy")
     for copied in ("2>F:A♣", "2>F:A♣\ufe0f", "2>F:A\x1b[1m♣\x1b[0m"):
         assert run("hint", "12", "--after", copied, "--policy", "greedy").stdout == plain.stdout
+
+
+# --- a new pass: line endings, paths, encodings ---------------------------------------------
+
+
+def test_boards_lines_and_results_with_windows_line_ends_are_read(tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_bytes(deal_board("yukon", 12).to_text().replace("\n", "\r\n").encode())
+    assert run("solve", "--board", str(board), "--json").exit_code == 0
+    line = json.loads(run("solve", "12", "--json").stdout)["solution"]
+    replayed = run("replay", "12", "-", input="\ufeff" + line + "\r\n")
+    assert replayed.exit_code == 0 and replayed.stdout.endswith("won\n")
+    results = tmp_path / "results.jsonl"
+    results.write_text(run("solve", "1-2", "--variant", "russian").stdout.replace("\n", "\r\n"))
+    assert run("verify", str(results)).exit_code == 0
+
+
+def test_a_board_with_no_break_spaces_and_a_painted_milligan_board_are_read(tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text(deal_board("yukon", 12).to_text().replace(" ", "\u00a0"))
+    assert run("solve", "--board", str(board), "--json").exit_code == 0
+    milligan = deal_board("milligan", 3)
+    board.write_text(paint(milligan.to_text()))
+    assert "Stock: " in board.read_text() and "♠" in board.read_text()
+    dealt = run("replay", "--board", str(board), "--variant", "milligan", "S", "--show")
+    assert (
+        dealt.exit_code == 1
+        and f"Stock: {' '.join(milligan.to_text().split('Stock: ')[1].split()[8:])}" in dealt.stdout
+    )
+
+
+def test_a_file_name_with_a_line_break_stays_on_the_error_line(tmp_path):
+    result = run("solve", "--board", str(tmp_path / "no\nsuch.txt"))
+    assert_bad_input(result)
+    assert "no\\nsuch.txt" in result.stderr
+
+
+def test_an_ascii_terminal_gets_letters_and_its_symbols_are_read(tmp_path):
+    """PYTHONIOENCODING=ascii, LANG=C: painted output falls back to letters, and a move typed
+    with a suit symbol (the C locale reads arguments as UTF-8) is read."""
+    environment = os.environ | {"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"}
+    painted = subprocess.run(
+        [*yukon_command(), "deal", "12", "--color", "always"],
+        capture_output=True,
+        env=environment,
+        timeout=120,
+    )
+    assert painted.returncode == 0 and b"\x1b[1m5S\x1b[0m" in painted.stdout and painted.stdout.isascii()
+    hint = subprocess.run(
+        [*yukon_command(), "hint", "12", "--after", "2>F:A♣", "--policy", "greedy"],
+        capture_output=True,
+        env=environment,
+        timeout=120,
+    )
+    assert hint.returncode == 0, hint.stderr
