@@ -1,10 +1,11 @@
 """A solve's budget: the nodes, time and memory it may spend, its cancel handle, and what ran out."""
 
 import time
+from contextlib import contextmanager
 
 from solver.errors import YukonError
-from solver.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C
-from solver.result import Limits
+from solver.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
+from solver.result import Limits, Spent
 
 
 class Budget:
@@ -28,6 +29,16 @@ class Budget:
     @property
     def interrupted(self) -> bool:
         return any(handle.is_set() for handle in self.cancel_handles)
+
+    @contextmanager
+    def searching(self):
+        """Around the solve: the command's Ctrl-C watches it (``interrupts.watched_by_search``),
+        and memory the process cannot get (``ulimit -v``) ends it, memory ``spent``."""
+        with watched_by_search():
+            try:
+                yield
+            except MemoryError:
+                self.spent = Spent.MEMORY
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started

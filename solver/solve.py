@@ -13,7 +13,6 @@ from solver.budget import Budget
 from solver.cards import KING, make_card
 from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
 from solver.engine import h2, jit, layout, moves, search, shortcut, table
-from solver.interrupts import watched_by_search
 from solver.loss_reason import loss_reason
 from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
@@ -138,15 +137,13 @@ class Search:
     def grow(self, budget: Budget) -> None:
         """Double the table, unless rehashing would outlast the time left (so a time limit
         is kept to within a chunk); then the table fills up instead, which costs only speed.
-        Where the process can get no more memory (a limit such as ``ulimit -v``), the search
-        stops: memory is the budget that ran out."""
+        Where the process can get no more memory (``ulimit -v``), memory has run out."""
         slots = self.entries().shape[0] * 2
         if slots * REHASH_SECONDS_PER_SLOT > budget.time_left():
             self.control[layout.CONTROL_GROW_AT] = np.iinfo(np.int64).max
             return
-        try:
-            bigger = table.make_table(slots)
-        except MemoryError:
+        bigger = table.make_table_if_possible(slots)
+        if bigger is None:
             budget.spent = Spent.MEMORY
             return
         table.rehash(self.entries(), bigger[table.TABLE_ENTRIES], bigger[table.TABLE_COUNTERS])
@@ -276,18 +273,15 @@ def solve_position(
 ) -> Result:
     """Decide a position. A solved result's line has been replayed as a win on the
     reference engine; unsolvable only comes from an exhausted, untruncated search.
-    ``on_bound``, ``cancel``: see ``Budget`` (the progress of ``limits.minimal``, a handle
-    that stops the search). Thread-safe: solves on several threads share no state."""
+    ``on_bound``, ``cancel``: see ``Budget`` (the progress of ``limits.minimal``, a stop)."""
     check_board(board, rules)
     warm_up()
     limits = limits or Limits()
     budget = Budget(limits, on_bound, cancel)
     packed = pack(board, rules)
-    with watched_by_search():
-        try:
-            return decide(board, rules, packed, options, budget)
-        except MemoryError:  # the process can get no more (``Search.grow`` tells the table's own)
-            return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=Spent.MEMORY)
+    with budget.searching():
+        return decide(board, rules, packed, options, budget)
+    return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=budget.spent)  # no memory left
 
 
 # Wall seconds the first compilation took on the project's 2-core machine
