@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 # SIGHUP: the terminal was closed (absent on Windows).
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+HANGUP = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *HANGUP)
 # How often a waiting loop wakes to read the flag.
 POLL_SECONDS = 0.1
 # Whether a search that ends with the command's Ctrl-C set raises KeyboardInterrupt.
@@ -156,7 +157,7 @@ def passing_ctrl_c_on():
 
 # What a worker process ignores: the terminal's Ctrl-C and its closing reach the whole process
 # group, and the parent handles both (it stops the run and ends its workers).
-WORKER_IGNORES = (signal.SIGINT, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+WORKER_IGNORES = (signal.SIGINT, *HANGUP)
 
 
 def ignore_in_worker() -> None:
