@@ -229,6 +229,10 @@ def test_a_line_and_a_board_copied_from_a_terminal_are_read(tmp_path):
     assert run("hint", "--board", str(board), "--policy", "greedy").exit_code == 0
 
 
+def test_a_line_of_one_move_is_told_in_the_singular():
+    assert run("replay", "12", "2>F:A♣").stdout == "1 move, all legal; not won\n"
+
+
 def test_a_move_copied_from_a_terminal_is_read_after():
     plain = run("hint", "12", "--after", "2>F:AC", "--policy", "greedy")
     for copied in ("2>F:A♣", "2>F:A♣\ufe0f", "2>F:A\x1b[1m♣\x1b[0m"):

@@ -15,7 +15,7 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.cli.terminal import color_option, echo
-from solver.errors import YukonError, decoded_text
+from solver.errors import YukonError, counted, decoded_text
 from solver.explain import board_sentence
 from solver.formats import BOARD, stamped
 from solver.notation import replay_tokens
@@ -87,7 +87,7 @@ def replay(words, board_file, rules, numbering, show, explain):
     except IllegalMove as error:
         raise YukonError(f"illegal {error}") from None
     won = is_won(final)
-    echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
+    echo(f"{counted(len(tokens), 'move')}, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
 
 
