@@ -29,7 +29,7 @@ from solver.cards import (
     parse_suit,
     plain_text,
 )
-from solver.errors import YukonError, clipped
+from solver.errors import YukonError, clipped, counted
 from solver.formats import BOARD, check_format
 from solver.rules import Rules
 
@@ -97,7 +97,9 @@ def shape_problem(board: Board) -> str | None:
     0..the column's length, one count per column, foundation heights 0..13."""
     try:
         if len(board.face_down_counts) != len(board.columns):
-            return f"{len(board.face_down_counts)} face-down counts for {len(board.columns)} columns"
+            return (
+                f"{counted(len(board.face_down_counts), 'face-down count')} for {len(board.columns)} columns"
+            )
         for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
             if not is_count(down) or not 0 <= down <= len(cards):
                 return f"column {number} has {clipped(repr(down), 40)} face-down cards of {len(cards)}"
@@ -241,7 +243,9 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
             "this needs every card (yukon hint takes such a board)"
         )
     if len(board.columns) != rules.column_count:
-        raise YukonError(f"board has {len(board.columns)} columns; {rules.variant} has {rules.column_count}")
+        raise YukonError(
+            f"board has {counted(len(board.columns), 'column')}; {rules.variant} has {rules.column_count}"
+        )
     if len(board.foundations) != rules.foundation_count:
         raise YukonError(
             f"board has {len(board.foundations)} foundations; {rules.variant} has {rules.foundation_count}"

@@ -15,6 +15,7 @@ from test_cli import assert_bad_input, run, yukon_command
 
 from solver import solve
 from solver.board import Board
+from solver.cards import KING, make_card
 from solver.cli.terminal import paint
 from solver.engine import table
 from solver.errors import YukonError
@@ -229,8 +230,13 @@ def test_a_line_and_a_board_copied_from_a_terminal_are_read(tmp_path):
     assert run("hint", "--board", str(board), "--policy", "greedy").exit_code == 0
 
 
-def test_a_line_of_one_move_is_told_in_the_singular():
+def test_a_line_of_one_move_is_told_in_the_singular(tmp_path):
     assert run("replay", "12", "2>F:A♣").stdout == "1 move, all legal; not won\n"
+    one_move_left = Board(((),) * 6 + ((make_card(KING, 0),),), (0,) * 7, (12, 13, 13, 13))
+    board = tmp_path / "board.txt"
+    board.write_text(one_move_left.to_text())
+    told = run("solve", "--board", str(board)).stdout
+    assert "solution: 1 move (" in told and "effort: 1 node, " in told and told.endswith(" 1 table entry\n")
 
 
 def test_a_move_copied_from_a_terminal_is_read_after():
