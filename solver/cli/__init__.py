@@ -28,7 +28,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 class YukonGroup(click.Group):
     """Runs a command so that what a user can cause never shows a traceback: bad input (a
     YukonError, a click usage error) is one ``error:`` line and exit status 2, output that
-    cannot be written (a full disk) likewise, and Ctrl-C exit status 130."""
+    cannot be written (a full disk) and memory the process cannot get likewise, output whose
+    reader left (a closed pipe) exit status 141, and Ctrl-C exit status 130."""
 
     def main(self, *args, **kwargs):
         show_library_messages()

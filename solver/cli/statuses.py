@@ -5,7 +5,7 @@ import click
 
 # What every command may end with besides its own statuses.
 EVERY_COMMAND = (
-    "2 bad input (one line on stderr naming what and where), 130 after Ctrl-C, "
+    "2 bad input or no memory left (one line on stderr naming what and where), 130 after Ctrl-C, "
     "141 when the reader of its output left (a closed pipe)"
 )
 # A stopped run's status: 128 + the signal number.
