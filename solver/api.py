@@ -206,7 +206,8 @@ def hint(
     ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
     ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
     deals are still won after it (None for greedy), ``Hint.reason`` why. ``cancel``: as in
-    ``solve_deal``; a sampling hint cancelled answers from the deals sampled so far."""
+    ``solve_deal``; once it is set every search of a sampling hint stops at once, and the hint
+    answers from what they found (nothing found: the greedy order's first move, confidence 0)."""
     from solver.budget import checked_cancel
     from solver.interrupts import cancelled_by
     from solver.player.hint import game_so_far

@@ -65,7 +65,7 @@ def test_a_set_handle_cancels_a_sampling_hint_at_once():
     board = deal_board("yukon", 12)
     cancel = CancelAfter(0)
     hint = api.hint(board, Rules(), samples=4, max_nodes=10**9, cancel=cancel)
-    assert hint.status in ("move", "stuck", "lost")
+    assert hint.status == "move" and hint.confidence.won == 0  # no sampled search found a win
     assert cancel.calls_left < 0  # every sampled solve read it and stopped
 
 
