@@ -3,6 +3,8 @@ call, a cancel handle for a running solve or hint, and solves on several threads
 what serial solves give."""
 
 import signal
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -89,3 +91,27 @@ def test_solves_on_two_threads_give_the_serial_results(variant, deals):
     with ThreadPoolExecutor(2) as pool:
         threaded = list(pool.map(solved, deals))
     assert threaded == serial
+
+
+# Two threads of a fresh process whose first solves start together (the kernels loaded by both).
+FRESH_THREADS = """
+from concurrent.futures import ThreadPoolExecutor
+from solver.numbering import deal_board
+from solver.result import Limits
+from solver.rules import Rules
+from solver.solve import solve_position
+
+def solved(deal):
+    limits = Limits(max_nodes=100_000, time_limit=None)
+    result = solve_position(deal_board("russian", deal), Rules("russian"), limits)
+    return result.status, result.solution, result.nodes
+
+with ThreadPoolExecutor(2) as pool:
+    threaded = list(pool.map(solved, (1, 2, 3, 16)))
+print(threaded == [solved(deal) for deal in (1, 2, 3, 16)])
+"""
+
+
+def test_the_first_solves_of_a_process_on_two_threads_give_the_serial_results():
+    done = subprocess.run([sys.executable, "-c", FRESH_THREADS], capture_output=True, text=True, timeout=600)
+    assert done.stdout == "True\n", done.stderr
