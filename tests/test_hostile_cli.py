@@ -87,6 +87,12 @@ def test_verify_stops_on_random_bytes(tmp_path):
     assert "more than 1,000 unreadable lines" in result.stderr and "not a results file" in result.stderr
 
 
+def test_verify_stops_on_endless_blank_lines():
+    result = run("verify", "-", input="\n" * 100_000)
+    assert_bad_input(result)
+    assert "more than 1,000 blank lines in a row" in result.stderr
+
+
 def test_verify_json_prints_its_report_with_an_unreadable_line(tmp_path):
     good = run("solve", "1-2", "--variant", "russian").stdout
     results = tmp_path / "results.jsonl"
