@@ -55,7 +55,8 @@ def parse_rank(text: str, where: str) -> int:
 
 
 def parse_suit(text: str, where: str) -> int:
-    token = text.upper()
+    """Suit text (``S``, ``h``, or a symbol such as ``♠``) to 0..3."""
+    token = SUIT_OF_SYMBOL.get(text, text).upper()
     if len(token) != 1 or token not in SUITS:
         raise YukonError(f"unknown suit {text!r} {where}")
     return SUITS.index(token)

@@ -14,12 +14,13 @@ import pytest
 from test_cli import assert_bad_input, run, yukon_command
 
 from solver import solve
-from solver.board import Board
+from solver.board import Board, read_board
 from solver.cards import KING, make_card
 from solver.cli.terminal import paint
 from solver.engine import table
 from solver.errors import YukonError
 from solver.numbering import deal_board
+from solver.rules import Rules
 
 YUKON_HARD = 28927  # unknown after minutes, its table growing all the while
 
@@ -243,6 +244,13 @@ def test_a_line_of_one_move_is_told_in_the_singular(tmp_path):
     board.write_text(one_move_left.to_text())
     told = run("solve", "--board", str(board)).stdout
     assert "solution: 1 move (" in told and "effort: 1 node, " in told and told.endswith(" 1 table entry\n")
+
+
+def test_a_json_board_with_suit_symbols_escaped_is_read():
+    board = deal_board("yukon", 12)
+    escaped = json.dumps(board.to_json()).replace('S"', '\\u2660"').replace('H"', '\\u2665"')
+    assert "\\u2660" in escaped
+    assert read_board(escaped, Rules()) == board
 
 
 def test_a_move_copied_from_a_terminal_is_read_after():
