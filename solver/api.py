@@ -96,23 +96,35 @@ class Outcome:
 
 
 def solve_deal(
-    number: int, rules: Rules = YUKON, numbering: str = "pysol", limits: Limits = DEFAULT_LIMITS
+    number: int,
+    rules: Rules = YUKON,
+    numbering: str = "pysol",
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    cancel=None,
 ) -> Outcome:
-    """Solve deal ``number`` (see ``deal``) under ``rules`` within ``limits``."""
-    return solved(deal(number, rules.variant, numbering), rules, limits, numbering, number)
+    """Solve deal ``number`` (see ``deal``) under ``rules`` within ``limits``. ``cancel``: a
+    handle with ``is_set()`` (a ``threading.Event``) that, once set from another thread, ends
+    the solve within a fraction of a second with an unknown verdict, interrupted. Solves on
+    several threads are independent; no signal handler is touched."""
+    return solved(deal(number, rules.variant, numbering), rules, limits, numbering, number, cancel)
 
 
-def solve_board(board: Board, rules: Rules = YUKON, limits: Limits = DEFAULT_LIMITS) -> Outcome:
+def solve_board(
+    board: Board, rules: Rules = YUKON, limits: Limits = DEFAULT_LIMITS, *, cancel=None
+) -> Outcome:
     """Solve any position (a mid-game one too) under ``rules`` within ``limits``; its record
-    has no deal number."""
-    return solved(board, rules, limits, "pysol", None)
+    has no deal number. ``cancel``: as in ``solve_deal``."""
+    return solved(board, rules, limits, "pysol", None, cancel)
 
 
-def solved(board: Board, rules: Rules, limits: Limits, numbering: str, number: int | None) -> Outcome:
+def solved(
+    board: Board, rules: Rules, limits: Limits, numbering: str, number: int | None, cancel=None
+) -> Outcome:
     """The Outcome of solving ``board``, deal ``number`` (None: a board given by hand) of ``numbering``."""
     from solver.solve import solve_position
 
-    result = solve_position(board, rules, limits)
+    result = solve_position(board, rules, limits, cancel=cancel)
     record = Record.from_result(
         result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
     )
@@ -184,6 +196,7 @@ def hint(
     samples: int | None = None,
     max_nodes: int | None = None,
     seed: int = 0,
+    cancel=None,
 ) -> "Hint":
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
@@ -193,7 +206,11 @@ def hint(
     The hint never undoes the last move nor returns to a position seen in the game. The same
     ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
     ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
-    deals are still won after it (None for greedy), ``Hint.reason`` why."""
+    deals are still won after it (None for greedy), ``Hint.reason`` why. ``cancel``: as in
+    ``solve_deal``; once it is set every search of a sampling hint stops at once, and the hint
+    answers from what they found (nothing found: the greedy order's first move, confidence 0)."""
+    from solver.budget import checked_cancel
+    from solver.interrupts import cancelled_by
     from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
     from solver.runs.play import check_seed
@@ -202,7 +219,8 @@ def hint(
     settings = {"samples": samples, "max_nodes": max_nodes}
     given = {name: value for name, value in settings.items() if value is not None}
     position, game = game_so_far(board, rules, after, history)
-    return policy_hint(position, rules, policy, seed, game, **given)
+    with cancelled_by(checked_cancel(cancel)):
+        return policy_hint(position, rules, policy, seed, game, **given)
 
 
 # --- catalogues and the daily deal --------------------------------------------------------

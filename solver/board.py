@@ -15,6 +15,7 @@ be asked of it (``player.view``), never a solve.
 import json
 from collections import Counter
 from dataclasses import dataclass
+from numbers import Integral
 
 from solver.cards import (
     KING,
@@ -26,8 +27,9 @@ from solver.cards import (
     parse_card,
     parse_rank,
     parse_suit,
+    plain_text,
 )
-from solver.errors import YukonError, clipped
+from solver.errors import YukonError, clipped, counted
 from solver.formats import BOARD, check_format
 from solver.rules import Rules
 
@@ -51,6 +53,9 @@ class Board:
     stock: tuple[int, ...] = ()
 
     def __post_init__(self):
+        problem = shape_problem(self)
+        if problem is not None:
+            raise YukonError(f"not a board: {problem}")
         object.__setattr__(self, "foundations", canonical_foundations(self.foundations))
 
     def exposed_card(self, column: int) -> int | None:
@@ -84,6 +89,31 @@ class Board:
     def unknown_count(self) -> int:
         """How many hidden cards are not given (``<?>`` and an unknown stock)."""
         return sum(cards.count(UNKNOWN) for cards in self.columns) + self.stock.count(UNKNOWN)
+
+
+def shape_problem(board: Board) -> str | None:
+    """What makes ``board`` no position at all, whatever the rule set (checked as it is made,
+    so a Board built by hand cannot carry it into a solve): a face-down count that is not
+    0..the column's length, one count per column, foundation heights 0..13."""
+    try:
+        if len(board.face_down_counts) != len(board.columns):
+            return (
+                f"{counted(len(board.face_down_counts), 'face-down count')} for {len(board.columns)} columns"
+            )
+        for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
+            if not is_count(down) or not 0 <= down <= len(cards):
+                return f"column {number} has {clipped(repr(down), 40)} face-down cards of {len(cards)}"
+        for height in board.foundations:
+            if not is_count(height) or not 0 <= height <= KING:
+                return f"a foundation height is {clipped(repr(height), 40)}, not 0..13"
+    except TypeError as error:
+        return clipped(str(error), 80)
+    return None
+
+
+def is_count(value) -> bool:
+    """An integer (a numpy one too), not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def hidden_text(card: int) -> str:
@@ -151,6 +181,7 @@ def parse_stock(words: list[str], where: str) -> tuple[int, ...]:
 def checked(board: Board, rules: Rules, unknown_cards: bool) -> Board:
     """``board`` with an unknown stock made as long as the cards not on the table, once it
     is checked to fit the rule set; unknown cards are refused unless ``unknown_cards``."""
+    check_stock(board, rules)
     if UNKNOWN in board.stock:
         in_columns = sum(cards.count(UNKNOWN) for cards in board.columns)
         rest = max(rules.card_count - shown_cards(board).total() - in_columns, 0)
@@ -212,7 +243,9 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
             "this needs every card (yukon hint takes such a board)"
         )
     if len(board.columns) != rules.column_count:
-        raise YukonError(f"board has {len(board.columns)} columns; {rules.variant} has {rules.column_count}")
+        raise YukonError(
+            f"board has {counted(len(board.columns), 'column')}; {rules.variant} has {rules.column_count}"
+        )
     if len(board.foundations) != rules.foundation_count:
         raise YukonError(
             f"board has {len(board.foundations)} foundations; {rules.variant} has {rules.foundation_count}"
@@ -220,8 +253,7 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
     for number, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
         if cards and down >= len(cards):
             raise YukonError(f"column {number}: its exposed card {card_text(cards[-1])} is face down")
-    if board.stock and rules.variant != "milligan":
-        raise YukonError(f"{rules.variant} has no stock, but the board lists one")
+    check_stock(board, rules)
     present = shown_cards(board)
     expected = Counter(full_deck(rules.decks))
     missing = sorted((expected - present).elements())
@@ -235,6 +267,12 @@ def check_board(board: Board, rules: Rules, unknown_cards: bool = False) -> None
         problems.append("missing " + " ".join(card_text(card) for card in missing))
     if problems:
         raise YukonError(f"board is not a full {rules.variant} deck: " + "; ".join(problems))
+
+
+def check_stock(board: Board, rules: Rules) -> None:
+    """A stock (of cards, or ``Stock: ?``) only where the rule set deals one."""
+    if board.stock and rules.variant != "milligan":
+        raise YukonError(f"{rules.variant} has no stock, but the board lists one")
 
 
 def shown_cards(board: Board) -> Counter:
@@ -290,7 +328,9 @@ def board_bytes(stream, where: str) -> bytes:
 
 
 def read_board(text: str, rules: Rules, unknown_cards: bool = False) -> Board:
-    """Text or JSON, whichever the content is (``unknown_cards`` as in ``parse_board``)."""
+    """Text or JSON, whichever the content is (``unknown_cards`` as in ``parse_board``); a
+    board copied from a terminal, suit symbols and all, reads as its plain text."""
+    text = plain_text(text)
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

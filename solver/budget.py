@@ -1,31 +1,44 @@
-"""A solve's budget: the nodes, time and memory it may spend, and what ran out."""
+"""A solve's budget: the nodes, time and memory it may spend, its cancel handle, and what ran out."""
 
-import signal
 import time
+from contextlib import contextmanager
 
-from solver.interrupts import StopFlag
-from solver.result import Limits
+from solver.errors import YukonError
+from solver.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
+from solver.result import Limits, Spent
 
 
 class Budget:
     """Nodes, time and memory left for one solve; ``spent`` names what ran out."""
 
-    def __init__(self, limits: Limits, on_bound=None):
+    def __init__(self, limits: Limits, on_bound=None, cancel=None):
         """``on_bound(bound, length)``: told each time ``--minimal`` proves that no line is
-        shorter than ``bound`` moves, the shortest line found so far being ``length`` long."""
+        shorter than ``bound`` moves, the shortest line found so far being ``length`` long.
+        ``cancel``: a handle with ``is_set()`` (a ``threading.Event``), read between chunks of
+        the search (about ``solver.solve.CHUNK_SECONDS``): once set, the solve ends with an
+        unknown verdict, interrupted. The handles of ``interrupts.cancelled_by`` and the command
+        line's Ctrl-C are read too."""
         self.limits = limits
         self.on_bound = on_bound
         self.started = time.perf_counter()
         self.nodes = 0
         self.spent = None
-        # While searching, Ctrl-C only sets this flag, which the search reads between chunks
-        # (so it stops within a chunk, about ``solver.solve.CHUNK_SECONDS``, with a clean
-        # unknown verdict); a process that ignores SIGINT (a batch worker) keeps ignoring it.
-        self.ctrl_c = StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True)
+        handles = (checked_cancel(cancel), *CANCEL_HANDLES.get(), COMMAND_CTRL_C.get())
+        self.cancel_handles = [handle for handle in handles if handle is not None]
 
     @property
     def interrupted(self) -> bool:
-        return self.ctrl_c.requested
+        return any(handle.is_set() for handle in self.cancel_handles)
+
+    @contextmanager
+    def searching(self):
+        """Around the solve: the command's Ctrl-C watches it (``interrupts.watched_by_search``),
+        and memory the process cannot get (``ulimit -v``) ends it, memory ``spent``."""
+        with watched_by_search():
+            try:
+                yield
+            except MemoryError:
+                self.spent = Spent.MEMORY
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -37,3 +50,10 @@ class Budget:
 
     def nodes_left(self) -> float:
         return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+
+
+def checked_cancel(cancel):
+    """``cancel`` when it is None or has an ``is_set()`` method; else a YukonError."""
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise YukonError(f"cancel {type(cancel).__name__} is not a cancel handle (like threading.Event)")
+    return cancel

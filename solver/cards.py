@@ -4,6 +4,8 @@ A card is ``suit * 13 + (rank - 1)``: rank 1 (Ace) to 13 (King), suits in the or
 spades, hearts, diamonds, clubs. Two decks hold every card twice; copies are equal ints.
 """
 
+import re
+
 from solver.errors import YukonError
 
 RANKS = "A23456789TJQK"
@@ -11,6 +13,14 @@ SUITS = "SHDC"
 ACE = 1
 KING = 13
 CARDS_PER_DECK = 52
+# The suit symbols the commands print on a terminal (``solver.cli.terminal``), by suit letter,
+# and what input may hold for a suit letter besides: those symbols, their white forms.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()} | dict(zip("♤♡♢♧", SUITS))
+# What a terminal's output copied or saved may hold around cards: colour codes (``--color
+# always`` into a file) and the emoji variation selectors some terminals add to a symbol.
+TERMINAL_NOISE = re.compile(r"\x1b\[[0-9;]*m|[\ufe0e\ufe0f]")
+SYMBOL = re.compile("[" + "".join(SUIT_OF_SYMBOL) + "]")
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -45,7 +55,8 @@ def parse_rank(text: str, where: str) -> int:
 
 
 def parse_suit(text: str, where: str) -> int:
-    token = text.upper()
+    """Suit text (``S``, ``h``, or a symbol such as ``♠``) to 0..3."""
+    token = SUIT_OF_SYMBOL.get(text, text).upper()
     if len(token) != 1 or token not in SUITS:
         raise YukonError(f"unknown suit {text!r} {where}")
     return SUITS.index(token)
@@ -64,3 +75,9 @@ def parse_card(text: str, where: str = "") -> int:
 def full_deck(decks: int) -> list[int]:
     """Every card of ``decks`` decks, in card-int order."""
     return [card for _ in range(decks) for card in range(CARDS_PER_DECK)]
+
+
+def plain_text(text: str) -> str:
+    """``text`` as the commands print it on a terminal read back: suit symbols made letters
+    (``2>F:A♣`` is ``2>F:AC``), colour codes and variation selectors dropped."""
+    return SYMBOL.sub(lambda match: SUIT_OF_SYMBOL[match.group()], TERMINAL_NOISE.sub("", text))

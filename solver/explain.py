@@ -8,6 +8,7 @@ card ("turns up 9D in column 3"). Both are ``move_sentence``.
 
 from solver.board import Board
 from solver.cards import card_text
+from solver.errors import counted
 from solver.notation import replay_tokens
 from solver.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
 from solver.rules import Rules
@@ -24,7 +25,7 @@ def move_sentence(
     the face-down counts and the stock's size; ``turned`` is the card the move turns up
     when the teller may know it (None: "a card")."""
     if move.kind == STOCK_DEAL:
-        return f"deals the stock ({stock_size} cards left)"
+        return stock_sentence(stock_size, len(face_up))
     card = card_text(move.card)
     turns = move.kind in (TABLEAU, TO_FOUNDATION) and turns_a_card(face_up, face_down_counts, move)
     what_turns = "a card" if turned is None else f"up {card_text(turned)}"
@@ -34,12 +35,28 @@ def move_sentence(
         return f"brings {card} back from its foundation to column {move.target + 1}"
     target_cards = face_up[move.target]
     onto = f"onto {card_text(target_cards[-1])}" if target_cards else f"into empty column {move.target + 1}"
-    what = f"moves {card} (with the {move.size - 1} cards on it) " if move.size > 1 else f"moves {card} "
+    what = f"moves {card} ({cards_on_it(move.size - 1)}) " if move.size > 1 else f"moves {card} "
     if turns:
         return f"turns {what_turns} in column {move.source + 1}: " + what + onto
     if move.size == len(face_up[move.source]):
         return f"empties column {move.source + 1}: " + what + onto
     return what + onto + freed_clause(face_up, move, "")
+
+
+def stock_sentence(stock_size: int, column_count: int) -> str:
+    """A stock deal from a stock of ``stock_size`` cards (one card onto each column while
+    they last): how many it deals and how many stay."""
+    dealt = min(stock_size, column_count)
+    if dealt == stock_size:
+        return (
+            "deals the last card of the stock" if dealt == 1 else f"deals the last {dealt} cards of the stock"
+        )
+    return f"deals {counted(dealt, 'card')} from the stock ({stock_size - dealt} left)"
+
+
+def cards_on_it(count: int) -> str:
+    """ "with the card on it", "with the 3 cards on it"."""
+    return "with the card on it" if count == 1 else f"with the {count} cards on it"
 
 
 def freed_clause(face_up, move: Move, what_turns: str) -> str:

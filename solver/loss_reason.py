@@ -16,9 +16,9 @@ A reason is given only when the kernel's own test flags the position: ``prune.ho
 (then the chain above), or the pairwise test ``engine.h2`` (whose argument runs over pairs
 of facts and has no such chain: the reason names the cards whose *home* fact its kernel
 table finds unreachable, or two cards whose home facts it finds never reachable together), or
-HOPELESS's case split on twins (named, not told). For a loss
-proved by searching the whole game tree, the reason says so and how many positions that
-tree had.
+HOPELESS's case split on twins (named, not told). Otherwise the reason names what proved the
+loss (``result.Proof``, carried in the solver's Result): the search of the whole game tree, and how
+many positions it had, or the test on the position that ended the search before it was done.
 """
 
 import threading
@@ -30,6 +30,7 @@ from solver.cards import KING, card_rank, card_suit, card_text, is_red, make_car
 from solver.engine import h2, prune
 from solver.errors import counted
 from solver.packing import pack
+from solver.result import Proof
 from solver.rules import Rules
 
 # Steps told at most; a longer chain ends by saying how many steps were left out.
@@ -349,9 +350,10 @@ def pairwise_reason(finding: str) -> str:
     )
 
 
-def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
-    """Why ``board``, proved lost by a search of ``nodes`` positions, is lost: a chain a
-    person can check when the dead-end tests flag it as it stands, else the search's size."""
+def loss_reason(board: Board, rules: Rules, nodes: int, proof: Proof) -> str:
+    """Why ``board``, proved lost by ``proof`` after a search of ``nodes`` positions, is lost:
+    a chain a person can check when the dead-end tests flag it as it stands, else the test
+    that proved it, or the search's size when the search itself did."""
     hopeless, unreachable, apart = kernel_flags(board, rules)
     if hopeless:
         told = hopeless_reason(board, rules)
@@ -369,7 +371,23 @@ def loss_reason(board: Board, rules: Rules, nodes: int) -> str:
             "which build on the same two cards): whichever of a pair leaves first, some card can "
             'never go home (solver/engine/prune.py, "Twins").'
         )
-    return (
-        f"The whole game tree was searched: {nodes:,} positions, none of them a win "
+    return PROOF_SENTENCES[proof].format(nodes=nodes)
+
+
+# What proved a loss that no test flags as the position stands alone, by ``Proof``.
+PROOF_SENTENCES = {
+    Proof.SEARCH: (
+        "The whole game tree was searched: {nodes:,} positions, none of them a win "
         "(the search left out only moves and positions that cannot matter to a win)."
-    )
+    ),
+    Proof.ROOT_PAIRS: (
+        "The pairwise dead-end test (which cards can lie where at the same time, two facts at a time), "
+        "run on the position when the search had found no win, proves it lost ({nodes:,} positions "
+        "were searched in all, not the whole game tree); no single chain of cards shows it."
+    ),
+    Proof.ROOT_TRIPLES: (
+        "The dead-end test over triples of facts (which cards can lie where at the same time), run "
+        "on the position when the search had found no win, proves it lost ({nodes:,} positions were "
+        "searched in all, not the whole game tree); no single chain of cards shows it."
+    ),
+}

@@ -10,7 +10,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from solver.board import Board, foundation_top
-from solver.cards import card_text, parse_card
+from solver.cards import card_text, parse_card, plain_text
 from solver.errors import YukonError, clipped
 from solver.reference import (
     FROM_FOUNDATION,
@@ -54,7 +54,9 @@ def face_up_positions(board: Board, column: int, card: int) -> list[int]:
 def parse_token(token: str, board: Board) -> Move:
     """The move a token names in ``board``. Unreadable: YukonError; names something that is
     not there (a missing column, a card not face up): IllegalMove. Legality against the
-    rules is left to ``reference.check_move``."""
+    rules is left to ``reference.check_move``. A token as printed on a terminal (``2>F:A♣``)
+    reads as its plain form."""
+    token = plain_text(token)
     match = TOKEN.match(token)
     if not match:
         raise YukonError(

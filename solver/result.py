@@ -27,6 +27,16 @@ class Spent(StrEnum):
     INTERRUPTED = "interrupted"
 
 
+class Proof(StrEnum):
+    """What proved an unsolvable verdict: the search, exhausted (every position it left out was
+    proved dead or cannot matter), or a dead-end test on the opening itself, run once the search
+    had gone on long enough without a verdict: over pairs of facts, or over triples."""
+
+    SEARCH = "search"
+    ROOT_PAIRS = "root pairs test"
+    ROOT_TRIPLES = "root triples test"
+
+
 SOLVED, UNSOLVABLE, UNKNOWN = Status
 EXIT_CODES = {SOLVED: 0, UNSOLVABLE: 1, UNKNOWN: 3}
 # The difficulty tiers of a solvable deal, easiest first (``solver.player.difficulty``).
@@ -39,13 +49,15 @@ MEMORY_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def parse_memory(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes."""
+    """``512M``, ``1G``, ``1.5GiB``, ``1T`` or a number of bytes (digits 0-9 only)."""
     cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = cleaned[-1:] if cleaned[-1:] in MEMORY_UNITS else ""
     try:
+        if not cleaned.isascii():
+            raise ValueError("digits other than 0-9")
         size = float(cleaned[: len(cleaned) - len(unit)]) * MEMORY_UNITS[unit]
     except (ValueError, OverflowError):
-        raise YukonError(f"memory size {text!r} is not like 512M or 2G") from None
+        raise YukonError(f"memory size {text!r} is not like 512M or 2G (digits 0-9 and a unit)") from None
     check_memory(size, repr(text))
     return int(size)
 
@@ -80,7 +92,8 @@ class Result:
     unsolvable (the search was exhausted using only sound reductions) or unknown
     (``budget`` names what stopped the search). ``lower_bound`` (with ``Limits.minimal``
     only): no line is shorter, as far as the search for a shortest one got.
-    ``loss_reason`` (unsolvable only): why, in words (``solver.loss_reason``)."""
+    ``loss_reason`` (unsolvable only): why, in words (``solver.loss_reason``), told from
+    ``proof``, what proved it."""
 
     status: Status
     solution: str
@@ -91,6 +104,7 @@ class Result:
     budget: Spent | None = None
     lower_bound: int | None = None
     loss_reason: str | None = None
+    proof: Proof | None = None
 
     @property
     def solution_length(self) -> int:

@@ -18,7 +18,7 @@ from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.path_ration import path_test_due
 from solver.reference import Move
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent
+from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
 from solver.rules import Rules
 
 # The longest path a search follows, and the moves its positions may hold in all: a
@@ -116,6 +116,7 @@ class Search:
         )
         self.peak_entries = 0
         self.path_tested = set()
+        self.proof = Proof.SEARCH  # what an exhausted search proves its root lost by
         p = packed
         search.search_start(
             p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
@@ -135,12 +136,16 @@ class Search:
 
     def grow(self, budget: Budget) -> None:
         """Double the table, unless rehashing would outlast the time left (so a time limit
-        is kept to within a chunk); then the table fills up instead, which costs only speed."""
+        is kept to within a chunk); then the table fills up instead, which costs only speed.
+        Where the process can get no more memory (``ulimit -v``), memory has run out."""
         slots = self.entries().shape[0] * 2
         if slots * REHASH_SECONDS_PER_SLOT > budget.time_left():
             self.control[layout.CONTROL_GROW_AT] = np.iinfo(np.int64).max
             return
-        bigger = table.make_table(slots)
+        bigger = table.make_table_if_possible(slots)
+        if bigger is None:
+            budget.spent = Spent.MEMORY
+            return
         table.rehash(self.entries(), bigger[table.TABLE_ENTRIES], bigger[table.TABLE_COUNTERS])
         self.table = bigger
         self.control[layout.CONTROL_GROW_AT] = self.grow_at()
@@ -151,7 +156,7 @@ class Search:
         p = self.packed
         chunk = FIRST_CHUNK
         status = self.control[layout.CONTROL_STATUS]
-        while status not in (search.SOLVED, search.EXHAUSTED):
+        while status not in (search.SOLVED, search.EXHAUSTED) and budget.spent is None:
             if budget.time_left() <= 0:
                 budget.spent = Spent.TIME
                 break
@@ -264,17 +269,19 @@ def solve_position(
     limits: Limits | None = None,
     options: int = moves.ALL_REDUCTIONS,
     on_bound=None,
+    cancel=None,
 ) -> Result:
     """Decide a position. A solved result's line has been replayed as a win on the
     reference engine; unsolvable only comes from an exhausted, untruncated search.
-    ``on_bound``: see ``Budget`` (the progress of ``limits.minimal``)."""
+    ``on_bound``, ``cancel``: see ``Budget`` (the progress of ``limits.minimal``, a stop)."""
     check_board(board, rules)
     warm_up()
     limits = limits or Limits()
-    budget = Budget(limits, on_bound)
+    budget = Budget(limits, on_bound, cancel)
     packed = pack(board, rules)
-    with budget.ctrl_c:
+    with budget.searching():
         return decide(board, rules, packed, options, budget)
+    return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=budget.spent)  # no memory left
 
 
 # Wall seconds the first compilation took on the project's 2-core machine
@@ -306,7 +313,7 @@ def warm_up() -> None:
         root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
         root_triples_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)
         Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, FIRST_TABLE_SLOTS).path_position_dead(0)
-        loss_reason(one_card_left, Rules(), 0)  # its kernels, called from Python on lost deals
+        loss_reason(one_card_left, Rules(), 0, Proof.SEARCH)  # its kernels, called from Python on lost deals
         if compiling:
             jit.mark_cache_complete()
 
@@ -317,8 +324,8 @@ def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Bud
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
-        why = loss_reason(board, rules, budget.nodes)
-        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why)
+        why = loss_reason(board, rules, budget.nodes, dfs.proof)
+        return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why, proof=dfs.proof)
     if status != search.SOLVED:
         return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, rules, dfs.path())
@@ -394,10 +401,10 @@ def run_testing_root(
     dead_ends = searched.dead_ends
     header = dead_ends[h2.H2_HEADER]
     stages = (
-        (ROOT_PAIRS_AFTER, h2.HEADER_PAIRS_ON, root_dead),
-        (ROOT_TRIPLES_AFTER, h2.HEADER_ROOT_TRIPLES, root_triples_dead),
+        (ROOT_PAIRS_AFTER, h2.HEADER_PAIRS_ON, root_dead, Proof.ROOT_PAIRS),
+        (ROOT_TRIPLES_AFTER, h2.HEADER_ROOT_TRIPLES, root_triples_dead, Proof.ROOT_TRIPLES),
     )
-    for after, done, root_test in stages:
+    for after, done, root_test, test_proof in stages:
         if header[done]:
             continue
         own_cap = searched.control[layout.CONTROL_NODES] + max(after - budget.nodes, 0)
@@ -406,6 +413,7 @@ def run_testing_root(
             return searched, status
         if root_test(root, dead_ends, options):
             proof = Search(root, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends)
+            proof.proof = test_proof
             return proof, proof.run(budget)
     return searched, searched.run(budget, node_cap)
 

@@ -35,6 +35,10 @@ FIELD_TYPES = {
 # The longest line read (a record holds a line of moves; the deepest search paths give some
 # 2 MB): a longer one ends the check.
 MAX_LINE_CHARS = 16 << 20
+# Unreadable lines, or blank lines in a row, after which the input is taken for something else
+# than a results file (random bytes, an endless device) and the check ends: no results file
+# loses this many lines to damage.
+MAX_UNREADABLE = 1_000
 ALLOWED_VALUES = {"variant": VARIANTS, "numbering": NUMBERINGS, "status": STATUSES}
 
 
@@ -44,16 +48,20 @@ def verify_records(lines, source: str, progress=None) -> dict:
     ``lines`` are bytes or text; ``progress(lines_read)`` is called after every line."""
     report = {"good": 0, "illegal": 0, "unverifiable": 0, "unreadable": 0, "problems": []}
     report["first_unreadable"] = None
+    blank_run = 0  # blank lines in a row
     for line_number, line in enumerate(capped_lines(lines), start=1):
         where = f"{source} line {line_number}"
-        if len(line) > MAX_LINE_CHARS:
-            raise YukonError(f"{where} is longer than {MAX_LINE_CHARS >> 20} MiB: not a results file")
-        try:
-            record = read_record(decoded_text(line, where) if isinstance(line, bytes) else line, where)
-        except YukonError as error:
-            report["unreadable"] += 1
-            report["first_unreadable"] = report["first_unreadable"] or str(error)
-            record = None
+        record = readable_record(line, where, report)
+        blank_run = blank_run + 1 if not line.strip() else 0
+        if blank_run > MAX_UNREADABLE:
+            raise YukonError(
+                f"{source}: more than {MAX_UNREADABLE:,} blank lines in a row: not a results file"
+            )
+        if report["unreadable"] > MAX_UNREADABLE:
+            raise YukonError(
+                f"{source}: more than {MAX_UNREADABLE:,} unreadable lines by line {line_number:,} "
+                f"(the first: {report['first_unreadable']}): not a results file"
+            )
         if record is not None:
             problem = check_record(record)
             if problem is None:
@@ -64,6 +72,20 @@ def verify_records(lines, source: str, progress=None) -> dict:
         if progress is not None:
             progress(line_number)
     return report
+
+
+def readable_record(line, where: str, report: dict) -> dict | None:
+    """The record a line holds (None for a blank one); an unreadable line is counted in
+    ``report`` (the first one's message kept) and gives None. A line longer than
+    MAX_LINE_CHARS ends the check."""
+    if len(line) > MAX_LINE_CHARS:
+        raise YukonError(f"{where} is longer than {MAX_LINE_CHARS >> 20} MiB: not a results file")
+    try:
+        return read_record(decoded_text(line, where) if isinstance(line, bytes) else line, where)
+    except YukonError as error:
+        report["unreadable"] += 1
+        report["first_unreadable"] = report["first_unreadable"] or str(error)
+        return None
 
 
 def capped_lines(lines):

@@ -147,7 +147,9 @@ def test_replay_an_unfinished_line(solved_record):
     result = run("replay", "16", " ".join(tokens[:10]), "--variant", "russian")
     assert result.exit_code == 1
     assert result.stdout == "10 moves, all legal; not won\n"
-    assert run("replay", "16", "--variant", "russian").exit_code == 1
+    assert (
+        run("replay", "16", "", "--variant", "russian").exit_code == 1
+    )  # an empty line: no line is bad input
 
 
 def test_replay_an_illegal_move_names_number_token_and_rule(solved_record):

@@ -1,6 +1,7 @@
 """Runs on a Dask cluster (solving and playing) agree with local runs."""
 
 import dataclasses
+import tempfile
 
 import pytest
 from stores import NODES, YUKON, YUKON_DEALS, comparable
@@ -11,14 +12,20 @@ from solver.runs.player_work import RatingSeries
 from solver.store import Store
 
 
-def test_dask_local_cluster_agrees(yukon_store, tmp_path):
+def test_dask_local_cluster_agrees_and_leaves_no_scratch_files(yukon_store, tmp_path, monkeypatch):
+    """Issue 53: the LocalCluster left its scratch folder and lock files in the temp folder."""
     pytest.importorskip("distributed")
+    system_temp = tmp_path / "temp"
+    system_temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(system_temp))  # the worker processes'
+    monkeypatch.setattr(tempfile, "tempdir", str(system_temp))  # this process's
     path = tmp_path / "dask.db"
     report = run_batch(
         YUKON_DEALS, YUKON, "pysol", path, NODES, jobs=2, dask="local", chunk_size=1, progress=False
     )
     assert report.done == 7
     assert comparable(path) == comparable(yukon_store)
+    assert list(system_temp.iterdir()) == []
 
 
 def test_plays_on_a_dask_local_cluster_agree(tmp_path):

@@ -71,10 +71,25 @@ def test_every_sentence_belongs_to_its_move_of_a_replayed_line(name, rules):
         assert is_won(before)
 
 
-def test_milligan_stock_deals_are_told():
-    board = deal_board("milligan", 1)
-    deal = Move(STOCK_DEAL, -1, -1, -1, len(board.columns))
-    assert board_sentence(board, deal) == f"deals the stock ({len(board.stock)} cards left)"
+def test_milligan_stock_deals_say_what_they_deal_and_what_is_left():
+    """Issue 53: the first deal said "68 cards left" where 60 are left, the last "4 cards left"
+    as it emptied the stock; every deal of a line is checked against the stock after it."""
+    rules = Rules("milligan")
+    board = deal_board("milligan", 3)
+    tokens = ["S"] * 9  # 68 cards in the stock: eight deals of 8, then the last 4
+    sentences = line_sentences(board, tokens, rules)
+    after = [step for _token, _move, step in replay_tokens(board, tokens, rules)]
+    assert len(board.stock) == 68
+    assert sentences[0] == "deals 8 cards from the stock (60 left)"
+    for sentence, before, step in zip(sentences[:-1], [board, *after[:-2]], after[:-1], strict=True):
+        assert sentence == f"deals 8 cards from the stock ({len(step.stock)} left)"
+        assert len(before.stock) - len(step.stock) == 8
+    assert sentences[-1] == "deals the last 4 cards of the stock" and after[-1].stock == ()
+
+
+def test_one_card_on_a_moved_card_is_said_in_the_singular():
+    one_on_it = Move(TABLEAU, 2, 1, parse_card("9D"), 2)
+    assert "(with the card on it)" in board_sentence(POSITION, one_on_it)
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -98,7 +113,7 @@ def test_the_hint_never_names_a_face_down_card_and_a_line_does():
     hint = reason_for(view_of(POSITION, Rules()), move)
     told = board_sentence(POSITION, move)
     assert "4H" not in hint and hint.startswith("turns a card in column 3: ")
-    assert told == "turns up 4H in column 3: moves 9D (with the 1 cards on it) onto KS"
+    assert told == "turns up 4H in column 3: moves 9D (with the card on it) onto KS"
     assert hint.split(": ", 1)[1] == told.split(": ", 1)[1]
 
 

@@ -256,7 +256,7 @@ def test_dask_spreads_few_deals_over_every_worker(tmp_path):
 def test_a_failed_dask_connection_leaves_no_store(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
 
-    def refused(distributed, address, jobs):
+    def refused(distributed, address, jobs, scratch=None):
         raise YukonError(f"cannot connect to the Dask scheduler at {address}: refused")
 
     monkeypatch.setattr("solver.runs.cluster.dask_client", refused)

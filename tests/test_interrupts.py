@@ -12,7 +12,14 @@ from solver import solve
 from solver.catalogue import candidates, files
 from solver.catalogue.candidates import Shortener
 from solver.catalogue.verify import verify_directory
-from solver.interrupts import StopFlag, exit_status, passing_ctrl_c_on, sigint_ignored
+from solver.interrupts import (
+    CtrlC,
+    StopFlag,
+    exit_status,
+    passing_ctrl_c_on,
+    sigint_ignored,
+    watched_by_search,
+)
 from solver.numbering import deal_board
 from solver.ranges import parse_range
 from solver.rules import Rules
@@ -40,31 +47,28 @@ def test_a_second_ctrl_c_raises_at_once():
         signal.raise_signal(signal.SIGINT)
 
 
-def test_a_search_flag_only_counts_ctrl_c():
-    # Ctrl-C as an interactive shell leaves it (a shell's background job inherits it ignored)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with StopFlag((signal.SIGINT,), second_raises=False, keep_ignored=True) as stop:
-            signal.raise_signal(signal.SIGINT)
-            signal.raise_signal(signal.SIGINT)
-            assert stop.signal == signal.SIGINT
-            assert signal.getsignal(signal.SIGTERM) is not stop.handle
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def test_an_ignored_sigint_stays_ignored_when_asked():
+def test_an_ignored_signal_stays_ignored():
+    """A run started under nohup (SIGHUP ignored) or as a background job keeps ignoring it."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with StopFlag((signal.SIGINT,), keep_ignored=True) as stop:
+        with StopFlag((signal.SIGINT, signal.SIGTERM)) as stop:
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) == stop.handle
             signal.raise_signal(signal.SIGINT)
             assert not stop.requested
-        with StopFlag((signal.SIGINT,)) as stop:
-            assert signal.getsignal(signal.SIGINT) == stop.handle
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_closed_terminal_stops_a_run():
+    previous = signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as a terminal's run has it
+    try:
+        with StopFlag() as stop:
+            signal.raise_signal(signal.SIGHUP)
+            assert stop.signal == signal.SIGHUP and exit_status(stop.signal) == 129
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def test_outside_the_main_thread_nothing_is_installed():
@@ -167,18 +171,36 @@ def test_ctrl_c_while_a_catalogue_is_written_leaves_both_files_agreeing(tmp_path
     assert verify_directory(folder).entries == 2
 
 
-def test_a_flag_passes_the_signal_it_caught_on_only_when_asked():
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with StopFlag((signal.SIGINT,), second_raises=False) as stop:
+def test_the_commands_ctrl_c_cancels_a_watching_search_then_raises():
+    """The command line's handler: the first Ctrl-C while a search watches only cancels it; a
+    second one, or one with no search watching, raises KeyboardInterrupt (exit status 130)."""
+    with CtrlC().installed() as ctrl_c:
+        assert signal.getsignal(signal.SIGINT) == ctrl_c.handle
+        with watched_by_search():
             signal.raise_signal(signal.SIGINT)
-        assert stop.requested
-        with pytest.raises(KeyboardInterrupt), passing_ctrl_c_on():
-            with StopFlag((signal.SIGINT,), second_raises=False):
+            assert ctrl_c.is_set()
+            with pytest.raises(KeyboardInterrupt):
                 signal.raise_signal(signal.SIGINT)
-            raise AssertionError("not passed on")
-        with passing_ctrl_c_on(), StopFlag((signal.SIGINT,), second_raises=False) as stop:
+    with CtrlC().installed() as ctrl_c, pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_passing_ctrl_c_on_ends_the_caller_once_the_search_is_done():
+    with CtrlC().installed():
+        with watched_by_search():
+            signal.raise_signal(signal.SIGINT)  # a search ended with it: no more
+        with pytest.raises(KeyboardInterrupt), passing_ctrl_c_on(), watched_by_search():
             pass
-        assert not stop.requested
+
+
+def test_after_a_command_its_handler_is_gone_or_sigint_ignored():
+    before = signal.getsignal(signal.SIGINT)
+    with CtrlC().installed():
+        pass
+    assert signal.getsignal(signal.SIGINT) is before
+    try:
+        with CtrlC().installed(ignored_after=True):
+            pass
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # the program only has to leave
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, before)

@@ -19,7 +19,7 @@ from solver.cli import main
 from solver.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
 from solver.numbering import deal_board
 from solver.ranges import parse_range
-from solver.result import UNSOLVABLE, Limits
+from solver.result import UNSOLVABLE, Limits, Proof
 from solver.rules import Rules
 from solver.runs.batch import run_batch
 from solver.solve import solve_position
@@ -81,7 +81,7 @@ def checked_steps(board: Board, rules: Rules, reason: str) -> int:
 @pytest.mark.parametrize("deal", LOST_BY_HOPELESS)
 def test_a_dead_deal_has_a_reason_to_check_on_the_table(deal):
     board, rules = deal_board("yukon", deal), Rules("yukon")
-    reason = loss_reason(board, rules, 0)
+    reason = loss_reason(board, rules, 0, Proof.SEARCH)
     first = re.match(r"(\w\w) can never go home", reason).group(1)
     hopeless, unreachable, _apart = kernel_flags(board, rules)
     assert hopeless and parse_card(first) in unreachable
@@ -103,7 +103,7 @@ def test_every_reason_on_random_positions_checks_out():
 def test_a_deal_the_pairwise_test_decides_names_its_unreachable_cards():
     board, rules = deal_board("yukon", LOST_BY_PAIRS), Rules("yukon")
     hopeless, unreachable, _apart = kernel_flags(board, rules)
-    reason = loss_reason(board, rules, 2000)
+    reason = loss_reason(board, rules, 2000, Proof.SEARCH)
     assert not hopeless and unreachable
     assert reason.startswith("The pairwise dead-end test shows that ")
     assert all(card_text(card) in reason for card in unreachable)
@@ -113,7 +113,7 @@ def test_a_deal_two_homes_decide_names_both_cards():
     """PySolFC 706: the pairwise table reaches every card's home alone, but two never together."""
     board, rules = deal_board("yukon", LOST_BY_HOME_PAIR), Rules("yukon")
     hopeless, unreachable, apart = kernel_flags(board, rules)
-    reason = loss_reason(board, rules, 0)
+    reason = loss_reason(board, rules, 0, Proof.SEARCH)
     assert not hopeless and not unreachable and apart
     assert reason.startswith("The pairwise dead-end test shows that ") and "never both" in reason
     assert all(card_text(card) in reason for card in apart)
@@ -123,7 +123,9 @@ def test_a_deal_the_twin_split_decides_is_named_so():
     """PySolFC Yukon 2104: only the case split on twins flags its opening."""
     board, rules = deal_board("yukon", 2104), Rules("yukon")
     assert kernel_flags(board, rules) == (False, [], None) and twin_split_flags(board, rules)
-    assert loss_reason(board, rules, 0).startswith("The dead-end test shows it by a case split on twins")
+    assert loss_reason(board, rules, 0, Proof.SEARCH).startswith(
+        "The dead-end test shows it by a case split on twins"
+    )
 
 
 def test_a_loss_proved_by_search_says_how_large_the_tree_was():
@@ -148,7 +150,7 @@ def test_the_reason_is_printed_with_the_verdict_and_in_the_json():
     text = run("solve", "151").stdout
     record = json.loads(run("solve", "151", "--json").stdout)
     assert "verdict: unsolvable\nwhy: 5S can never go home" in text
-    assert record["loss_reason"] == loss_reason(deal_board("yukon", 151), Rules("yukon"), 0)
+    assert record["loss_reason"] == loss_reason(deal_board("yukon", 151), Rules("yukon"), 0, Proof.SEARCH)
     assert "loss_reason" not in json.loads(run("solve", "12", "--json").stdout)
 
 
@@ -168,3 +170,28 @@ def test_the_reason_is_stored_and_an_older_store_keeps_opening(tmp_path):
     with Store.open_for_run(path, Rules("yukon"), "pysol") as store:
         assert store.meta["schema"] == "3"
         assert [record.loss_reason for record in store.records()] == [None, None]
+
+
+# What a reason may say of the search, by the proof the solver reports (issue 53: 454 and 644 said
+# the whole tree was searched when the root test over triples had proved them lost).
+SAID_OF = {
+    Proof.SEARCH: "The whole game tree was searched",
+    Proof.ROOT_PAIRS: "The pairwise dead-end test (",
+    Proof.ROOT_TRIPLES: "The dead-end test over triples of facts",
+}
+
+
+@pytest.mark.parametrize(
+    ("variant", "deal", "proof"),
+    [("yukon", 454, Proof.ROOT_TRIPLES), ("yukon", 644, Proof.ROOT_TRIPLES), ("russian", 15, Proof.SEARCH)],
+)
+def test_a_loss_reason_names_what_proved_the_loss(variant, deal, proof):
+    result = solve_position(deal_board(variant, deal), Rules(variant), Limits(time_limit=None))
+    assert result.status == UNSOLVABLE and result.proof == proof
+    sentences = re.split(r"(?<=[.;]) ", result.loss_reason)
+    claims = [said for said in SAID_OF.values() if any(sentence.startswith(said) for sentence in sentences)]
+    assert claims == [SAID_OF[proof]]
+    if proof != Proof.SEARCH:
+        assert (
+            f"{result.nodes:,} positions were searched in all, not the whole game tree" in result.loss_reason
+        )

@@ -9,14 +9,16 @@ import importlib
 import io
 import logging
 import os
+import signal
 import sys
 from contextlib import suppress
 
 import click
 
+from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
-from solver.errors import YukonError, clipped, error_line, first_line
-from solver.interrupts import exit_status
+from solver.errors import YukonError, clipped, error_line
+from solver.interrupts import CtrlC, exit_status
 from solver.version import __version__
 
 COMMAND_MODULES = ("deals", "solving", "results", "player", "catalogue")
@@ -26,7 +28,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 class YukonGroup(click.Group):
     """Runs a command so that what a user can cause never shows a traceback: bad input (a
     YukonError, a click usage error) is one ``error:`` line and exit status 2, output that
-    cannot be written (a full disk) likewise, and Ctrl-C exit status 130."""
+    cannot be written (a full disk) and memory the process cannot get likewise, output whose
+    reader left (a closed pipe) exit status 141, and Ctrl-C exit status 130."""
 
     def main(self, *args, **kwargs):
         show_library_messages()
@@ -35,6 +38,19 @@ class YukonGroup(click.Group):
         for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8: its bytes
             with suppress(AttributeError, ValueError):
                 stream.reconfigure(errors="surrogateescape")
+        # A search's first Ctrl-C ends it with its verdict, any other exit status 130. Run as the
+        # program (reading sys.argv), Ctrl-C stays ignored once the command is done: the process
+        # only has to leave, and a late Ctrl-C would kill it by the signal instead.
+        the_program = not args and "args" not in kwargs
+        try:
+            with CtrlC().installed(ignored_after=the_program):
+                status = self.run(*args, **kwargs)
+        except KeyboardInterrupt:  # a Ctrl-C as the command was done
+            status = exit_status()
+        sys.exit(status if isinstance(status, int) else 0)
+
+    def run(self, *args, **kwargs) -> int | None:
+        """The command's exit status (see the class's docstring)."""
         try:
             try:
                 status = super().main(*args, standalone_mode=False, **kwargs)
@@ -49,12 +65,22 @@ class YukonGroup(click.Group):
             status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
         except click.ClickException as error:
             status = fail(error.format_message(), error.exit_code)
+        except BrokenPipeError:  # the output's reader left (``| head``) before the last write
+            status = closed_pipe()
         except OSError as error:  # a file named in the error, or the output (a full disk)
             where = f"cannot use {error.filename}" if error.filename else "cannot write the output"
             status = fail(f"{where}: {error.strerror or error_line(error)}")
+        except MemoryError:  # outside a search, which tells it as its verdict's budget
+            status = fail("the process ran out of memory (a limit such as ulimit -v, or a full machine)")
         except (click.Abort, KeyboardInterrupt):
             status = exit_status()
-        sys.exit(status if isinstance(status, int) else 0)
+        return status
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click itself would exit 1, a status some commands give a verdict
+            raise SystemExit(closed_pipe()) from None
 
 
 class StderrLines(logging.Handler):
@@ -89,10 +115,23 @@ def fail(message: str, status: int = 2) -> int:
     dropped so that leaving does not fail again."""
     drop_output(sys.stdout)
     try:
-        click.echo(f"error: {clipped(first_line(message))}", err=True)
+        click.echo(f"error: {clipped(on_one_line(message))}", err=True)
     except OSError:
         drop_output(sys.stderr)
     return status
+
+
+def on_one_line(message: str) -> str:
+    """``message`` on one line: a line break it holds (a file name may hold one) shown as ``\\n``."""
+    return message.rstrip("\n").replace("\r", "\\r").replace("\n", "\\n")
+
+
+def closed_pipe() -> int:
+    """The exit status of a command whose output pipe was closed by its reader: the broken
+    pipe's own (141, as a process killed by SIGPIPE), never one a verdict is told by; the
+    rest of the output is dropped."""
+    drop_output(sys.stdout)
+    return exit_status(getattr(signal, "SIGPIPE", 13))
 
 
 def drop_output(stream) -> None:
@@ -119,3 +158,4 @@ for module_name in COMMAND_MODULES:
     for command in importlib.import_module(f"{__name__}.{module_name}").COMMANDS:
         main.add_command(command)
 add_exit_statuses(main)
+ascii_numbers(main)

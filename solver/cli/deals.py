@@ -15,7 +15,7 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.cli.terminal import color_option, echo
-from solver.errors import YukonError, decoded_text
+from solver.errors import YukonError, counted, decoded_text
 from solver.explain import board_sentence
 from solver.formats import BOARD, stamped
 from solver.notation import replay_tokens
@@ -69,10 +69,14 @@ def replay(words, board_file, rules, numbering, show, explain):
         (None, numbering) if board_file is not None else split_numbering(words[0], numbering)
     )
     line_words = words if board_file is not None else words[1:]
+    if not line_words:
+        raise YukonError(
+            'give the line to replay after the deal, e.g. yukon replay 12 "3>7:TS 5>F:AH" (- reads stdin)'
+        )
     board, _ = opening(deal_text, board_file, rules, numbering)
     tokens = " ".join(line_words).split()
     if tokens == ["-"]:
-        tokens = decoded_text(sys.stdin.buffer.read(), "standard input").split()
+        tokens = line_text(sys.stdin.buffer, "standard input").split()
     final = board
     try:
         for number, (token, move, after) in enumerate(replay_tokens(board, tokens, rules), start=1):
@@ -83,8 +87,21 @@ def replay(words, board_file, rules, numbering, show, explain):
     except IllegalMove as error:
         raise YukonError(f"illegal {error}") from None
     won = is_won(final)
-    echo(f"{len(tokens)} moves, all legal; {'won' if won else 'not won'}")
+    echo(f"{counted(len(tokens), 'move')}, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
+
+
+# The longest line read from standard input: a line of moves is some kilobytes (the longest
+# lines a search finds, some 2 MB); a longer input, or an endless one, is refused.
+MAX_LINE_BYTES = 16 << 20
+
+
+def line_text(stream, where: str) -> str:
+    """A line of moves read from the binary ``stream``: at most MAX_LINE_BYTES, UTF-8."""
+    data = stream.read(MAX_LINE_BYTES + 1)
+    if len(data) > MAX_LINE_BYTES:
+        raise YukonError(f"{where} holds more than {MAX_LINE_BYTES >> 20} MiB: not a line of moves")
+    return decoded_text(data, where)
 
 
 COMMANDS = (deal, replay)

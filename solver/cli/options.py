@@ -148,3 +148,50 @@ def input_name(stream) -> str:
     """How an error names an input file: its path, or ``standard input``."""
     name = getattr(stream, "name", "-")
     return "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else f"file {name}"
+
+
+class AsciiDigits:
+    """A number type that takes only the digits 0-9: Python reads other scripts' digits
+    (``١٠`` is 10), which a user can paste unseen."""
+
+    def convert(self, value, param, context):
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a number written with the digits 0-9", param, context)
+        return super().convert(value, param, context)
+
+
+class AsciiInt(AsciiDigits, click.types.IntParamType):
+    pass
+
+
+class AsciiIntRange(AsciiDigits, click.IntRange):
+    pass
+
+
+class AsciiFloat(AsciiDigits, click.types.FloatParamType):
+    pass
+
+
+class AsciiFloatRange(AsciiDigits, click.FloatRange):
+    pass
+
+
+ASCII_TYPES = {
+    click.IntRange: AsciiIntRange,
+    click.FloatRange: AsciiFloatRange,
+    click.types.IntParamType: AsciiInt,
+    click.types.FloatParamType: AsciiFloat,
+}
+
+
+def ascii_numbers(group: click.Group) -> None:
+    """Make every number option and argument of ``group``'s commands take only 0-9."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            ascii_numbers(command)
+        for param in command.params:
+            if type(param.type) in ASCII_TYPES:
+                checked_type = ASCII_TYPES[type(param.type)]
+                checked = checked_type.__new__(checked_type)
+                checked.__dict__.update(vars(param.type))  # a range's bounds
+                param.type = checked

@@ -40,14 +40,18 @@ def verify(results, as_json):
     source = input_name(results)
     report = verify_results(results, source, ProgressLines(source))
     counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
-    for problem in report["problems"] if not as_json or report["unreadable"] else ():
-        click.echo(problem, err=True)
+    if as_json:  # the report, unreadable lines and all; their error line follows on stderr
+        click.echo(json.dumps(stamped(report, VERIFY_REPORT)))
+    else:
+        for problem in report["problems"]:
+            click.echo(problem, err=True)
     if report["unreadable"]:
         raise YukonError(
             f"{counted(report['unreadable'], 'unreadable line')} (the first: {report['first_unreadable']}); "
             f"the other records: {counts}"
         )
-    click.echo(json.dumps(stamped(report, VERIFY_REPORT)) if as_json else counts)
+    if not as_json:
+        click.echo(counts)
     sys.exit(1 if report["illegal"] else 0)
 
 

@@ -18,7 +18,7 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
-from solver.errors import YukonError
+from solver.errors import YukonError, counted
 from solver.interrupts import exit_status
 from solver.ranges import parse_range
 from solver.record import Record
@@ -157,7 +157,7 @@ def solve_range(
 MORE_OF = {
     Spent.TIME: "a larger --time-limit (hard deals can take minutes)",
     Spent.NODES: "a larger --max-nodes (hard deals can take a hundred million positions)",
-    Spent.MEMORY: "a larger --memory (the table was full)",
+    Spent.MEMORY: "a larger --memory, or more memory for the process (the table was full or could not grow)",
 }
 
 
@@ -188,8 +188,8 @@ def describe(result, sentences: list[str] | None = None) -> str:
         minimal = "proven minimal" if result.proven_minimal else "not proven minimal"
         if result.lower_bound is not None and not result.proven_minimal:
             gap = result.solution_length - result.lower_bound
-            minimal += f": no line is shorter than {result.lower_bound} moves, a gap of {gap}"
-        lines.append(f"solution: {result.solution_length} moves ({minimal})")
+            minimal += f": no line is shorter than {counted(result.lower_bound, 'move')}, a gap of {gap}"
+        lines.append(f"solution: {counted(result.solution_length, 'move')} ({minimal})")
         tokens = result.solution.split()
         said = sentences or [""] * len(tokens)
         lines += [
@@ -199,8 +199,8 @@ def describe(result, sentences: list[str] | None = None) -> str:
         lines.append("line: " + result.solution)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     lines.append(
-        f"effort: {result.nodes} nodes, {result.seconds:.3f} s, {rate:,.0f} nodes/s, "
-        f"{result.peak_table_entries} table entries"
+        f"effort: {counted(result.nodes, 'node')}, {result.seconds:.3f} s, {rate:,.0f} nodes/s, "
+        f"{result.peak_table_entries} table {'entry' if result.peak_table_entries == 1 else 'entries'}"
     )
     return "\n".join(lines)
 

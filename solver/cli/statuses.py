@@ -4,9 +4,12 @@ table, in README.md ("Exit statuses"; ``tests/test_check_and_stream.py`` keeps t
 import click
 
 # What every command may end with besides its own statuses.
-EVERY_COMMAND = "2 bad input (one line on stderr naming what and where), 130 after Ctrl-C"
+EVERY_COMMAND = (
+    "2 bad input or no memory left (one line on stderr naming what and where), 130 after Ctrl-C, "
+    "141 when the reader of its output left (a closed pipe)"
+)
 # A stopped run's status: 128 + the signal number.
-STOPPED = "128 + the signal when stopped (130 Ctrl-C, 143 SIGTERM)"
+STOPPED = "128 + the signal when stopped (130 Ctrl-C, 129 SIGHUP, 143 SIGTERM)"
 # By command (``catalogue build`` for a subcommand): what each of its own statuses means.
 EXIT_STATUSES = {
     "deal": "0 printed",

@@ -1,6 +1,6 @@
 """Cards on a terminal: suit symbols (♠♥♦♣) in red and black when standard output is a
 terminal, plain card text (``TS``) when it is a pipe or a file, so that what other tools
-read never changes.
+read never changes. Every command reads the painted form back (``cards.plain_text``).
 
 ``--color auto`` (the default) paints only on a terminal and when ``NO_COLOR`` is unset or
 empty (https://no-color.org); ``always`` paints even into a pipe, ``never`` never. Black
@@ -15,10 +15,11 @@ import sys
 
 import click
 
+from solver.cards import SUIT_SYMBOLS
+
 COLOR_CHOICES = ("auto", "always", "never")
 # A card as the commands print it (also inside a move token or <face down>), not part of a word.
 CARD = re.compile(r"(?<![0-9A-Za-z])([A2-9TJQK])([SHDC])(?![0-9A-Za-z])")
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED, BLACK, RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
 STYLE_OF_SUIT = {"S": BLACK, "H": RED, "D": RED, "C": BLACK}
 CHOICE_KEY = "yukon.color"
@@ -53,7 +54,7 @@ def painting(choice: str, stream=None) -> bool:
 
 def can_write_symbols(stream) -> bool:
     try:
-        "".join(SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
+        "".join(SUIT_SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True
@@ -64,7 +65,7 @@ def paint(text: str, symbols: bool = True) -> str:
 
     def painted(match: re.Match) -> str:
         rank, suit = match.groups()
-        return f"{STYLE_OF_SUIT[suit]}{rank}{SYMBOLS[suit] if symbols else suit}{RESET}"
+        return f"{STYLE_OF_SUIT[suit]}{rank}{SUIT_SYMBOLS[suit] if symbols else suit}{RESET}"
 
     return CARD.sub(painted, text)
 

@@ -32,6 +32,14 @@ def make_table(capacity: int):
     return tuple(table)
 
 
+def make_table_if_possible(capacity: int):
+    """``make_table(capacity)``, or None where the process can get no more memory."""
+    try:
+        return make_table(capacity)
+    except MemoryError:
+        return None
+
+
 @kernel
 def record_visit(entries, counters, first, second, depth):
     """Record that the position was reached at ``depth``.

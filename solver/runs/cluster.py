@@ -10,6 +10,7 @@ finished result, and a few deals still spread over every worker. A deal whose ta
 import logging
 import os
 import signal
+import tempfile
 import time
 from contextlib import contextmanager, suppress
 
@@ -32,19 +33,23 @@ def import_distributed():
     return distributed
 
 
-def dask_client(distributed, address: str, jobs: int):
-    """A Client for ``address`` (``local``: a new LocalCluster on loopback) and its cluster."""
+def dask_client(distributed, address: str, jobs: int, scratch: str | None = None):
+    """A Client for ``address`` (``local``: a new LocalCluster on loopback whose scheduler and
+    workers keep their files and lock files in the folder ``scratch``) and its cluster."""
     cluster = None
     try:
         if address == "local":
-            cluster = distributed.LocalCluster(
-                n_workers=jobs,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-            )
+            import dask
+
+            with dask.config.set({"temporary-directory": scratch}):  # read as the processes start
+                cluster = distributed.LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
             return distributed.Client(cluster), cluster
         return distributed.Client(address, timeout="30s"), None
     except (OSError, TimeoutError, ValueError) as error:
@@ -121,17 +126,19 @@ def run_dask(client, cluster, queued, deals, work: Work, on_answer, stop) -> boo
 @contextmanager
 def dask_session(address: str, jobs: int):
     """A Client of the cluster at ``address`` whose workers run this solver, and the
-    LocalCluster it started (None for a remote scheduler); both closed on exit."""
-    client, cluster = dask_client(import_distributed(), address, jobs)
-    try:
-        check_dask_workers(client, address)
-        yield client, cluster
-    finally:
-        with suppress(Exception):
-            client.close()
-        if cluster is not None:
+    LocalCluster it started (None for a remote scheduler); both closed on exit, and the
+    LocalCluster's scratch folder (its workers' files and lock files) removed."""
+    with tempfile.TemporaryDirectory(prefix="yukon-dask-", ignore_cleanup_errors=True) as scratch:
+        client, cluster = dask_client(import_distributed(), address, jobs, scratch)
+        try:
+            check_dask_workers(client, address)
+            yield client, cluster
+        finally:
             with suppress(Exception):
-                cluster.close()
+                client.close()
+            if cluster is not None:
+                with suppress(Exception):
+                    cluster.close()
 
 
 def kill_local_workers(cluster) -> None:

@@ -15,7 +15,7 @@ from contextlib import suppress
 from multiprocessing.connection import wait
 
 from solver.errors import YukonError
-from solver.interrupts import POLL_SECONDS, sigint_ignored
+from solver.interrupts import POLL_SECONDS, ignore_in_worker, sigint_ignored
 from solver.runs.work import Work
 
 # Deals sent to a local worker ahead of the one it is solving.
@@ -26,7 +26,7 @@ END = object()
 
 def worker_main(connection, work: Work, parent_pid: int) -> None:
     """A worker: receive deal numbers, send back their answers, until told to stop or orphaned."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_in_worker()  # the parent handles Ctrl-C and a closed terminal
     die_with_parent(parent_pid)
     try:
         connection.send(("ready", os.getpid()))
