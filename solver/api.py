@@ -6,38 +6,85 @@ A thin layer over the modules that do the work: deal numbers (``numbering``), bo
 loads no numba: the first solve or hint of a process does (once per machine it compiles, and
 says so on the ``solver`` logger, about 50 s; README, "Start-up").
 
-Every error raised on bad input is a ``YukonError`` whose message is the one line the command
-line prints after ``error:``; an illegal move is its subclass ``IllegalMove``. A solved line
-has always been replayed as a win on the reference engine; ``ReplayMismatch`` (a
-RuntimeError, never bad input) would mean a bug in the solver.
+One way to say things: every call takes its rule set as a variant name (``"russian"``,
+``"lexington-harp"``) or a ``Rules``; a deal number as an int or as the command line takes
+it (``"#12"``, ``"ms12345"``); everything after the rule set by keyword (``numbering=``,
+``limits=``, ``directory=``); a day as a ``date`` or ISO text (``"2026-12-24"``).
+
+Every error raised on bad input is a ``YukonError`` (hierarchy in ``solver.errors``): a value
+a call does not take is an ``ArgumentError`` naming the argument, an illegal move an
+``IllegalMove``. A solved line has always been replayed as a win on the reference engine;
+``ReplayMismatch`` (a RuntimeError, never bad input) would mean a bug in the solver.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.board import Board, board_from_json
+from solver.board import Board, board_from_json, check_board
 from solver.board import read_board as read_board_text
 from solver.catalogue.entries import difficulty_of
 from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
-from solver.errors import YukonError as YukonError
+from solver.errors import ArgumentError, YukonError, type_name
+from solver.formats import DAILY, HINT, stamped
+from solver.game import Game, Move
 from solver.notation import LineMove, line_steps
 from solver.numbering import NUMBERINGS as NUMBERINGS
-from solver.numbering import deal_board
+from solver.numbering import check_deal_number, deal_board
+from solver.player.view import View
+from solver.ranges import named_deal
 from solver.record import Record
 from solver.reference import IllegalMove, is_won
 from solver.result import TIER_NAMES as TIER_NAMES
 from solver.result import Limits
 from solver.rules import VARIANTS as VARIANTS
-from solver.rules import Rules
+from solver.rules import Rules, rules_named
 from solver.verify import verify_records
 
 if TYPE_CHECKING:  # the player loads numba: imported when a hint is asked for
-    from solver.player.hint import Hint
+    from solver.player.decision import Confidence
+    from solver.player.hint import Hint as PolicyHint
+
+__all__ = [
+    "ArgumentError",
+    "Board",
+    "CatalogueHit",
+    "DailyDeal",
+    "DailyPick",
+    "Game",
+    "Hint",
+    "IllegalMove",
+    "Limits",
+    "LineMove",
+    "Move",
+    "NUMBERINGS",
+    "Outcome",
+    "Record",
+    "Replay",
+    "Rules",
+    "TIER_NAMES",
+    "VARIANTS",
+    "View",
+    "YukonError",
+    "catalogue_hits",
+    "check_deal",
+    "daily_deal",
+    "deal",
+    "entries_by_difficulty",
+    "hint",
+    "load_catalogue",
+    "read_board",
+    "replay",
+    "replay_steps",
+    "solve_board",
+    "solve_deal",
+    "verify_results",
+]
 
 YUKON = Rules()
 DEFAULT_LIMITS = Limits()
@@ -46,19 +93,47 @@ DEFAULT_LIMITS = Limits()
 # --- deals and boards ---------------------------------------------------------------------
 
 
-def deal(number: int, variant: str = "yukon", numbering: str = "pysol") -> Board:
-    """The opening of deal ``number`` of ``variant``, numbered as PySolFC numbers its games
-    (``"pysol"``, 1..10**20) or as KDE Patience does (``"kpat"``, 1..2**31 - 1)."""
-    return deal_board(variant, number, numbering)
+def deal(number: int | str, variant: Rules | str = "yukon", *, numbering: str = "pysol") -> Board:
+    """The opening of deal ``number`` (an int, or text as the command line reads it: ``"#12"``,
+    ``"12,345"``, ``"ms12345"`` for PySolFC's Microsoft deals) of ``variant`` (a name or
+    Rules), numbered as PySolFC numbers its games (``"pysol"``, 1..10**20), its Microsoft
+    deals (``"ms"``) or KDE Patience's (``"kpat"``, 1..2**31 - 1)."""
+    number, numbering = named_deal(number, numbering)
+    return deal_board(rules_named(variant).variant, number, numbering)
 
 
-def read_board(source: str | dict, rules: Rules = YUKON) -> Board:
+def read_board(source: str | dict, rules: Rules | str = "yukon", *, unknown_cards: bool = False) -> Board:
     """A position from its text form, its JSON text, or its JSON object (``Board.to_json()``),
     checked to hold the whole deck (two with Milligan) of ``rules``; ``Board.to_text()`` and
-    ``Board.to_json()`` write it back."""
+    ``Board.to_json()`` write it back. ``unknown_cards``: hidden cards may be unknown (``<?>``,
+    ``Stock: ?``; JSON ``"?"``), as a player has the position (``Game`` and ``hint`` take it;
+    a solve does not)."""
+    named = rules_named(rules)
+    if not isinstance(unknown_cards, bool):
+        raise ArgumentError("unknown_cards", f" must be True or False, not {unknown_cards!r}")
     if isinstance(source, dict):
-        return board_from_json(source, rules)
-    return read_board_text(source, rules)
+        return board_from_json(source, named, unknown_cards)
+    if not isinstance(source, str):
+        raise ArgumentError(
+            "source", f" must be board text, JSON text or a JSON object, not {type_name(source)}"
+        )
+    return read_board_text(source, named, unknown_cards)
+
+
+def checked_board(board: object) -> Board:
+    """``board`` if it is a Board; ArgumentError else."""
+    if not isinstance(board, Board):
+        raise ArgumentError(
+            "board", f" must be a Board (solver.deal, solver.read_board), not {type_name(board)}"
+        )
+    return board
+
+
+def checked_limits(limits: object) -> Limits:
+    """``limits`` if it is a Limits; ArgumentError else."""
+    if not isinstance(limits, Limits):
+        raise ArgumentError("limits", f" must be a Limits, not {type_name(limits)}")
+    return limits
 
 
 # --- solving ------------------------------------------------------------------------------
@@ -95,16 +170,25 @@ class Outcome:
 
 
 def solve_deal(
-    number: int, rules: Rules = YUKON, numbering: str = "pysol", limits: Limits = DEFAULT_LIMITS
+    number: int | str,
+    rules: Rules | str = YUKON,
+    *,
+    numbering: str = "pysol",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Outcome:
-    """Solve deal ``number`` (see ``deal``) under ``rules`` within ``limits``."""
-    return solved(deal(number, rules.variant, numbering), rules, limits, numbering, number)
+    """Solve deal ``number`` (see ``deal``) under ``rules`` (a name or Rules) within ``limits``."""
+    named, (number, numbering) = rules_named(rules), named_deal(number, numbering)
+    return solved(
+        deal_board(named.variant, number, numbering), named, checked_limits(limits), numbering, number
+    )
 
 
-def solve_board(board: Board, rules: Rules = YUKON, limits: Limits = DEFAULT_LIMITS) -> Outcome:
-    """Solve any position (a mid-game one too) under ``rules`` within ``limits``; its record
-    has no deal number."""
-    return solved(board, rules, limits, "pysol", None)
+def solve_board(board: Board, rules: Rules | str = YUKON, *, limits: Limits = DEFAULT_LIMITS) -> Outcome:
+    """Solve any position (a mid-game one too; every card known) under ``rules`` within
+    ``limits``; its record has no deal number."""
+    named = rules_named(rules)
+    check_board(checked_board(board), named)
+    return solved(board, named, checked_limits(limits), "pysol", None)
 
 
 def solved(board: Board, rules: Rules, limits: Limits, numbering: str, number: int | None) -> Outcome:
@@ -142,26 +226,41 @@ class Replay:
 
 
 def replay_steps(
-    board: Board, line: str | list[str], rules: Rules = YUKON
+    board: Board, line: str | Sequence[str | Move], rules: Rules | str = YUKON
 ) -> Iterator[tuple[LineMove, Board]]:
-    """Yield each move of ``line`` (a string of tokens, or a list of them) as a LineMove with
-    the position after it. An illegal move raises IllegalMove naming its number, token and the
-    rule it breaks (``illegal move 3 3>7:TS: ...``); an unreadable token, YukonError."""
-    tokens = line.split() if isinstance(line, str) else list(line)
+    """Yield each move of ``line`` (a string of tokens, or a list of tokens or Moves) as a
+    LineMove with the position after it. An illegal move raises IllegalMove naming its
+    number, token and the rule it breaks (``illegal move 3 3>7:TS: ...``); an unreadable
+    token, YukonError."""
+    named, tokens = rules_named(rules), line_tokens(line)
     try:
-        yield from line_steps(board, tokens, rules)
+        yield from line_steps(checked_board(board), tokens, named)
     except IllegalMove as error:
         raise IllegalMove(f"illegal {error}") from None
 
 
-def replay(board: Board, line: str | list[str], rules: Rules = YUKON) -> Replay:
+def line_tokens(line: object) -> list[str]:
+    """A line's tokens: from a string of tokens, or a list of tokens or Moves."""
+    if isinstance(line, str):
+        return line.split()
+    if isinstance(line, (list, tuple)) and all(isinstance(move, (str, Move)) for move in line):
+        return [str(move) for move in line]
+    raise ArgumentError("line", f" must be a string of moves or a list of them, not {type_name(line)}")
+
+
+def replay(board: Board, line: str | Sequence[str | Move], rules: Rules | str = YUKON) -> Replay:
     """Replay ``line`` from ``board`` (errors as ``replay_steps``)."""
-    steps = list(replay_steps(board, line, rules))
+    tokens = line_tokens(line)  # checked before any move is made
+    steps = list(replay_steps(board, tokens, rules))
     final = steps[-1][1] if steps else board
     return Replay(tuple(move for move, _ in steps), final, is_won(final))
 
 
-def verify_results(lines, source: str = "the results", progress=None) -> dict:
+def verify_results(
+    lines: Iterable[str | bytes],
+    source: str = "the results",
+    progress: Callable[[int], object] | None = None,
+) -> dict:
     """Replay every record of a results file (JSON lines: an open file, text or binary, or a
     list of lines) as ``yukon verify`` does. Returns the counts ``good``, ``illegal``,
     ``unverifiable`` (unsolvable and unknown records) and ``unreadable``, ``problems`` (one
@@ -173,9 +272,52 @@ def verify_results(lines, source: str = "the results", progress=None) -> dict:
 # --- hints --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Hint:
+    """A hint and how it was asked for. ``status`` says move / won / lost / stuck, ``move`` is
+    a token (None without a move), ``confidence`` the sampled deals still won after it (a
+    ``Confidence``: ``won`` of ``samples``, ``fraction``, ``interval``; None for greedy),
+    ``reason`` why; ``policy`` and ``seed`` as given. ``to_json()`` is ``yukon hint --json``'s
+    object (``solver/schemas/hint.schema.json``)."""
+
+    advice: "PolicyHint"
+    policy: str
+    seed: int
+
+    @property
+    def status(self) -> str:
+        return self.advice.status
+
+    @property
+    def move(self) -> str | None:
+        return self.advice.move
+
+    @property
+    def confidence(self) -> "Confidence | None":
+        return self.advice.confidence
+
+    @property
+    def reason(self) -> str:
+        return self.advice.reason
+
+    @property
+    def exit_status(self) -> int:
+        """``yukon hint``'s exit status for it (README, "Exit statuses")."""
+        return self.advice.exit_status
+
+    def text(self) -> str:
+        """The line ``yukon hint`` prints: the move, its confidence and reason."""
+        return self.advice.text()
+
+    def to_json(self) -> dict:
+        """The JSON object, with its format keys: ``confidence`` is the fraction (null for
+        greedy), ``sampled`` the counts behind it, then ``policy`` and ``seed``."""
+        return stamped(self.advice.as_dict() | {"policy": self.policy, "seed": self.seed}, HINT)
+
+
 def hint(
     board: Board,
-    rules: Rules = YUKON,
+    rules: Rules | str = YUKON,
     *,
     after: str = "",
     history: str = "",
@@ -183,25 +325,28 @@ def hint(
     samples: int | None = None,
     max_nodes: int | None = None,
     seed: int = 0,
-) -> "Hint":
+) -> Hint:
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
     policy (the board may leave them unknown), ``"sampling"`` (``samples`` deals of the
     unseen cards, default 16, each solved within ``max_nodes``, default 10,000) or
     ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is visible.
     The hint never undoes the last move nor returns to a position seen in the game. The same
-    ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
-    ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
-    deals are still won after it (None for greedy), ``Hint.reason`` why."""
+    ``seed`` gives the same hint."""
     from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
     from solver.runs.play import check_seed
 
+    named = rules_named(rules)
+    checked_board(board)
+    for name, moves in (("after", after), ("history", history)):
+        if not isinstance(moves, str):
+            raise ArgumentError(name, f" must be a string of moves, not {type_name(moves)}")
     check_seed(seed)
     settings = {"samples": samples, "max_nodes": max_nodes}
     given = {name: value for name, value in settings.items() if value is not None}
-    position, game = game_so_far(board, rules, after, history)
-    return policy_hint(position, rules, policy, seed, game, **given)
+    position, game = game_so_far(board, named, after, history)
+    return Hint(policy_hint(position, named, policy, seed, game, **given), policy, seed)
 
 
 # --- catalogues and the daily deal --------------------------------------------------------
@@ -223,20 +368,30 @@ def catalogue_folder(directory: str | Path | None) -> Path:
     """``directory``, or the catalogues installed with the package."""
     from solver.catalogue.files import shipped_directory
 
+    if directory is not None and not isinstance(directory, (str, PathLike)):
+        raise ArgumentError("directory", f" must be a folder's path, not {type_name(directory)}")
     return Path(directory) if directory else shipped_directory()
 
 
 def catalogue_hits(
-    number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
+    number: int | str,
+    variant: Rules | str = "yukon",
+    *,
+    numbering: str = "pysol",
+    directory: str | Path | None = None,
 ) -> tuple[CatalogueHit, ...]:
-    """Every catalogue of ``variant`` in ``numbering`` (any rule set, shipped or in
-    ``directory``, in manifest order) that holds deal ``number``; empty when none does (then
-    only ``solve_deal`` can tell whether it is solvable). A folder that holds no catalogue is
-    a YukonError."""
+    """Every catalogue of ``variant`` (a name or Rules: either way both rule sets of its
+    variant, with and without foundation return) in ``numbering`` (shipped or in
+    ``directory``, in manifest order) that holds deal ``number`` (as ``deal`` reads it);
+    empty when none does (then only ``solve_deal`` can tell whether it is solvable). A folder
+    that holds no catalogue is a YukonError."""
+    name = rules_named(variant).variant
+    number, numbering = named_deal(number, numbering)
+    check_deal_number(name, number, numbering)
     folder = catalogue_folder(directory)
     hits = []
     for record in read_manifest(folder)["files"]:
-        if rule_set_of(record)[0::2] != (variant, numbering):
+        if rule_set_of(record)[0::2] != (name, numbering):
             continue
         path = folder / str(record.get("file"))
         entries = read_catalogue(path)["entries"] if path.exists() else []
@@ -247,24 +402,45 @@ def catalogue_hits(
 
 
 def check_deal(
-    number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
+    number: int | str,
+    variant: Rules | str = "yukon",
+    *,
+    numbering: str = "pysol",
+    directory: str | Path | None = None,
 ) -> CatalogueHit | None:
     """The first of ``catalogue_hits`` (strict rules before foundation return), or None."""
-    hits = catalogue_hits(number, variant, numbering, directory)
+    hits = catalogue_hits(number, variant, numbering=numbering, directory=directory)
     return hits[0] if hits else None
 
 
+def rule_set(variant: Rules | str, foundation_return: bool) -> Rules:
+    """The rule set a catalogue call names: a Rules as it is, a name with ``foundation_return``."""
+    return variant if isinstance(variant, Rules) else Rules(rules_named(variant).variant, foundation_return)
+
+
+def checked_tier(tier: object) -> str:
+    """``tier`` if it names a difficulty tier; ArgumentError listing them else."""
+    if tier not in TIER_NAMES:
+        raise ArgumentError("tier", f" {tier!r} is not a tier (there are: {', '.join(TIER_NAMES)})")
+    return str(tier)
+
+
 def load_catalogue(
-    variant: str = "yukon",
+    variant: Rules | str = "yukon",
     tier: str = "easy",
+    *,
     directory: str | Path | None = None,
     foundation_return: bool = False,
     numbering: str = "pysol",
 ) -> dict:
-    """The catalogue of a rule set and tier (shipped, or in ``directory``) whose checksum
-    matches its manifest: ``format``, ``variant``, ``tier`` and its ``entries``
-    (catalogue/README.md). A rule set without one is a YukonError naming those there are."""
-    return load_checked(catalogue_folder(directory), variant, tier, foundation_return, numbering)
+    """The catalogue of a rule set (a Rules, or a variant name and ``foundation_return``) and
+    tier (shipped, or in ``directory``) whose checksum matches its manifest: ``format``,
+    ``variant``, ``tier`` and its ``entries`` (catalogue/README.md). A rule set without one is
+    a YukonError naming those there are."""
+    rules = rule_set(variant, foundation_return)
+    return load_checked(
+        catalogue_folder(directory), rules.variant, checked_tier(tier), rules.foundation_return, numbering
+    )
 
 
 def entries_by_difficulty(catalogue: dict) -> list[dict]:
@@ -279,23 +455,47 @@ def entries_by_difficulty(catalogue: dict) -> list[dict]:
 class DailyDeal:
     """The deal of the day ``day``: the catalogue ``entry`` (deal, numbering, board text,
     solution line, length, difficulty) and ``pick``, where it sits in the schedule (entry
-    index, cycle, day of the cycle, pool size)."""
+    index, cycle, day of the cycle, pool size). ``to_json()`` is ``yukon daily --json``'s
+    object (``solver/schemas/daily.schema.json``)."""
 
     day: date
     entry: dict
     pick: DailyPick
 
+    def to_json(self) -> dict:
+        """The entry with the date and its index in the catalogue file, and the format keys."""
+        return stamped({"date": self.day.isoformat(), "entry_index": self.pick.index, **self.entry}, DAILY)
+
+
+def day_named(day: date | str | None) -> date:
+    """A day given as a ``date`` or ISO text (``"2026-12-24"``); today (local date) for None."""
+    if day is None:
+        return date.today()
+    if isinstance(day, datetime):
+        return day.date()
+    if isinstance(day, date):
+        return day
+    if isinstance(day, str):
+        try:
+            return date.fromisoformat(day.strip())
+        except ValueError:
+            raise ArgumentError("day", f" {day!r} is not a date written YYYY-MM-DD") from None
+    raise ArgumentError("day", f" must be a date or YYYY-MM-DD text, not {type_name(day)}")
+
 
 def daily_deal(
-    variant: str = "yukon",
+    variant: Rules | str = "yukon",
     tier: str = "easy",
-    day: date | None = None,
+    day: date | str | None = None,
+    *,
     directory: str | Path | None = None,
     foundation_return: bool = False,
     numbering: str = "pysol",
 ) -> DailyDeal:
-    """The deal of ``day`` (default: today, local date) for a rule set and ``tier``, by the
-    language-neutral schedule of catalogue/README.md."""
-    chosen = day or date.today()
-    entry, pick = daily_in(catalogue_folder(directory), variant, tier, chosen, foundation_return, numbering)
+    """The deal of ``day`` (a date or ISO text; default: today, local date) for a rule set (a
+    Rules, or a variant name and ``foundation_return``) and ``tier``, by the language-neutral
+    schedule of catalogue/README.md."""
+    chosen, rules = day_named(day), rule_set(variant, foundation_return)
+    folder, tier = catalogue_folder(directory), checked_tier(tier)
+    entry, pick = daily_in(folder, rules.variant, tier, chosen, rules.foundation_return, numbering)
     return DailyDeal(chosen, entry, pick)

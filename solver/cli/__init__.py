@@ -15,7 +15,7 @@ from contextlib import suppress
 import click
 
 from solver.cli.statuses import add_exit_statuses
-from solver.errors import YukonError, clipped, error_line, first_line
+from solver.errors import YukonError, clipped, command_line_message, error_line, first_line
 from solver.interrupts import exit_status
 from solver.version import __version__
 
@@ -46,7 +46,9 @@ class YukonGroup(click.Group):
             click.echo(error.format_message(), err=True)
             status = 2
         except (YukonError, click.UsageError) as error:
-            status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
+            status = fail(
+                error.format_message() if isinstance(error, click.UsageError) else command_line_message(error)
+            )
         except click.ClickException as error:
             status = fail(error.format_message(), error.exit_code)
         except OSError as error:  # a file named in the error, or the output (a full disk)
