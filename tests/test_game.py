@@ -67,8 +67,9 @@ def test_legal_moves_are_the_engines_and_push_pop_round_trip(rules, number, seed
         move = rng.choice(offered)
         done = game.push(move)
         assert done.token == str(move) and game.peek() == move
-        engine_move = next(m for m in legal_moves(boards[-1], rules) if move_token(boards[-1], m) == str(move))
-        assert game.board == apply_move(boards[-1], engine_move, rules)
+        before = boards[-1]
+        engine_move = next(m for m in legal_moves(before, rules) if move_token(before, m) == str(move))
+        assert game.board == apply_move(before, engine_move, rules)
         boards.append(game.board)
     played = game.move_stack
     assert solver.replay(game.opening, game.line(), rules).final == game.board

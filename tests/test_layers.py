@@ -16,6 +16,7 @@ RANKS = {
     "solver.cli": 7,
     "solver.api": 6,
     "solver.game": 6,
+    "solver.catalogue_api": 6,
     "solver.catalogue": 5,
     "solver.runs": 4,
     "solver.player": 3,

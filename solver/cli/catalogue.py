@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
-from solver.api import catalogue_folder, catalogue_hits, daily_deal, solve_deal
+from solver.api import solve_deal
 from solver.catalogue.files import rule_set_name
+from solver.catalogue_api import catalogue_folder, catalogue_hits, daily_deal
 from solver.cli.options import (
     limits_options,
     numbering_option,
