@@ -20,7 +20,7 @@ a call does not take is an ``ArgumentError`` naming the argument, an illegal mov
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.board import Board, board_from_json, check_board
 from solver.board import read_board as read_board_text
@@ -106,7 +106,9 @@ def deal(number: int | str, variant: Rules | str = "yukon", *, numbering: str = 
     return deal_board(rules_named(variant).variant, number, numbering)
 
 
-def read_board(source: str | dict, rules: Rules | str = "yukon", *, unknown_cards: bool = False) -> Board:
+def read_board(
+    source: str | dict[str, Any], rules: Rules | str = "yukon", *, unknown_cards: bool = False
+) -> Board:
     """A position from its text form, its JSON text, or its JSON object (``Board.to_json()``),
     checked to hold the whole deck (two with Milligan) of ``rules``; ``Board.to_text()`` and
     ``Board.to_json()`` write it back. ``unknown_cards``: hidden cards may be unknown (``<?>``,
@@ -264,7 +266,7 @@ def verify_results(
     lines: Iterable[str | bytes],
     source: str = "the results",
     progress: Callable[[int], object] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Replay every record of a results file (JSON lines: an open file, text or binary, or a
     list of lines) as ``yukon verify`` does. Returns the counts ``good``, ``illegal``,
     ``unverifiable`` (unsolvable and unknown records) and ``unreadable``, ``problems`` (one
@@ -313,7 +315,7 @@ class Hint:
         """The line ``yukon hint`` prints: the move, its confidence and reason."""
         return self.advice.text()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The JSON object, with its format keys: ``confidence`` is the fraction (null for
         greedy), ``sampled`` the counts behind it, then ``policy`` and ``seed``."""
         return stamped(self.advice.as_dict() | {"policy": self.policy, "seed": self.seed}, HINT)

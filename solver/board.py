@@ -15,6 +15,7 @@ be asked of it (``player.view``), never a solve.
 import json
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from solver.cards import (
     KING,
@@ -50,21 +51,24 @@ class Board:
     foundations: tuple[int, ...]
     stock: tuple[int, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "foundations", canonical_foundations(self.foundations))
 
     def exposed_card(self, column: int) -> int | None:
+        """The card on top of ``column`` (0-based), None for an empty one."""
         cards = self.columns[column]
         return cards[-1] if cards else None
 
     def to_text(self) -> str:
+        """The text form (``<?>`` and ``Stock: ?`` where cards are unknown)."""
         lines = [column_text(cards, down) for cards, down in zip(self.columns, self.face_down_counts)]
         lines.append("Foundations: " + " ".join(foundation_entries(self.foundations)))
         if self.stock:
             lines.append("Stock: " + stock_text(self.stock))
         return "\n".join(lines) + "\n"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (README, "Board text and JSON"; ``solver/schemas/board.schema.json``)."""
         return {
             "columns": [
                 {

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from solver.catalogue.entries import difficulty_of
 from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
@@ -25,7 +26,7 @@ class CatalogueHit:
 
     tier: str
     path: Path
-    entry: dict
+    entry: dict[str, Any]
     rule_set: str
 
 
@@ -97,7 +98,7 @@ def load_catalogue(
     directory: str | Path | None = None,
     foundation_return: bool = False,
     numbering: str = "pysol",
-) -> dict:
+) -> dict[str, Any]:
     """The catalogue of a rule set (a Rules, or a variant name and ``foundation_return``) and
     tier (shipped, or in ``directory``) whose checksum matches its manifest: ``format``,
     ``variant``, ``tier`` and its ``entries`` (catalogue/README.md). A rule set without one is
@@ -108,7 +109,7 @@ def load_catalogue(
     )
 
 
-def entries_by_difficulty(catalogue: dict) -> list[dict]:
+def entries_by_difficulty(catalogue: dict[str, Any]) -> list[dict[str, Any]]:
     """A catalogue's entries easiest first: by ``difficulty`` (the ladder's score), else by
     ``score`` (a file without one), entries of one score in file order. Files keep their
     order (the daily schedule reads it), which is not always this one: a rescored file's
@@ -124,10 +125,10 @@ class DailyDeal:
     object (``solver/schemas/daily.schema.json``)."""
 
     day: date
-    entry: dict
+    entry: dict[str, Any]
     pick: DailyPick
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The entry with the date and its index in the catalogue file, and the format keys."""
         return stamped({"date": self.day.isoformat(), "entry_index": self.pick.index, **self.entry}, DAILY)
 

@@ -16,6 +16,7 @@ one up is pushed with the card it shows (``reveal=``), since the game cannot kno
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from solver.board import UNKNOWN, Board, check_board
 from solver.cards import card_text, parse_card
@@ -78,7 +79,7 @@ class Move:
             return f"F>{self.target}:{self.card}"
         return f"{self.source}>{self.target}:{self.card}" + ("" if self.size is None else f"/{self.size}")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"token", "kind", "source", "target", "card", "size"}``."""
         fields = {"kind": self.kind, "source": self.source, "target": self.target, "card": self.card}
         return {"token": str(self), **fields, "size": self.size}

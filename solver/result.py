@@ -4,6 +4,7 @@ these strings)."""
 
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import Any
 
 from solver.errors import ArgumentError, YukonError
 
@@ -66,7 +67,7 @@ class Limits:
     memory_bytes: int = 1 << 30
     minimal: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.max_nodes is not None and not (
             is_integer(self.max_nodes) and 1 <= self.max_nodes <= LARGEST_INTEGER
         ):
@@ -111,5 +112,5 @@ class Result:
     def solution_length(self) -> int:
         return len(self.solution.split())
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self) | {"solution_length": self.solution_length}

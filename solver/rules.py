@@ -20,6 +20,7 @@ legally receive it.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver.errors import ArgumentError, type_name
 
@@ -37,7 +38,7 @@ class Rules:
     variant: str = "yukon"
     foundation_return: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "variant", variant_named(self.variant))
         if not isinstance(self.foundation_return, bool):
             raise ArgumentError(
@@ -64,7 +65,8 @@ class Rules:
     def same_suit_building(self) -> bool:
         return self.variant == "russian"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
+        """``variant`` and ``foundation_return``, as records and catalogues hold them."""
         return {"variant": self.variant, "foundation_return": self.foundation_return}
 
     def label(self) -> str:

@@ -2,6 +2,7 @@
 already played (a hint never undoes the last move nor returns to a position seen)."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver import reference
 from solver.board import UNKNOWN, Board, check_board
@@ -41,7 +42,7 @@ class Hint:
         sure = "" if self.confidence is None else f" ({self.confidence.text()})"
         return f"{self.move}{sure}: {self.reason}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON form: ``confidence`` stays the fraction it was in release 0.1.0;
         ``sampled`` holds the k of n behind it and its interval."""
         sampled = None if self.confidence is None else self.confidence.as_dict()
