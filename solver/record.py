@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from solver.errors import YukonError
-from solver.formats import RECORD, check_format, stamped
+from solver.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 from solver.version import __version__
@@ -126,20 +126,21 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object: the format keys, then every field in field order (an OPTIONAL one
-        only when set)."""
+        only when set); a deal number above 2**53 - 1 as a decimal string (``formats.json_deal``)."""
         fields = {
             name: value
             for name, value in asdict(self).items()
             if value is not None or name not in OPTIONAL_NAMES
         }
-        return stamped(fields, RECORD)
+        return stamped(fields | {"deal": json_deal(self.deal)}, RECORD)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Record":
         """The record of a JSON object, with or without the format keys (release 0.1.0
         wrote none) and the OPTIONAL fields; YukonError for another format or a newer version."""
         check_format(data, RECORD, f"record of deal {data.get('deal')}")
-        return cls(**{name: data[name] for name in FIELD_NAMES if name in data or name not in OPTIONAL_NAMES})
+        fields = {name: data[name] for name in FIELD_NAMES if name in data or name not in OPTIONAL_NAMES}
+        return cls(**fields | {"deal": deal_of_json(fields["deal"])})
 
     def to_row(self) -> tuple[Any, ...]:
         """The store row: every field in field order, booleans as 0/1, the deal encoded."""

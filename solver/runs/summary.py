@@ -4,6 +4,7 @@ import json
 import math
 from collections import Counter
 
+from solver.formats import json_deal
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.stats import clustered_rate_entry, length_summary, percentile, rate_entry, win_rates
@@ -29,7 +30,7 @@ def summarize(store_path) -> dict:
         "numbering": meta["numbering"],
         "created_at": meta.get("created_at"),
         "created_by": meta.get("created_by"),
-        "deals": {"total": total, "first": first, "last": last},
+        "deals": {"total": total, "first": json_deal(first), "last": json_deal(last)},
         "counts": {SOLVED: solved, UNSOLVABLE: unsolvable, UNKNOWN: unknown},
         "unknown_causes": dict(sorted(figures["unknown_causes"].items())),
         "win_rate": win_rates(solved, unsolvable, unknown),
