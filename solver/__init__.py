@@ -9,10 +9,12 @@ of them loads numba before a solve or a hint needs it.
 """
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from solver.version import __version__ as __version__
 
+# True for type checkers only (mypy and pyright read the name): ``typing`` costs more to
+# import than the rest of ``import solver``.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from solver.api import (
         NUMBERINGS,
@@ -88,12 +90,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, from ``solver.api`` (imported by name: ``from solver import api``
-    would ask this function for ``api``)."""
-    if name in __all__:
-        return getattr(import_module("solver.api"), name)
-    raise AttributeError(f"module 'solver' has no attribute {name!r}")
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is reported
+
+    def __getattr__(name: str) -> object:
+        """A public name, from ``solver.api`` (imported by name: ``from solver import api``
+        would ask this function for ``api``)."""
+        if name in __all__:
+            return getattr(import_module("solver.api"), name)
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -16,14 +16,15 @@ import pytest
 import solver
 
 ROOT = Path(solver.__file__).parent.parent
-# Three wrong calls a type checker must catch, each on its own line (1-based numbers below).
+# Four wrong calls a type checker must catch, each on its own line (1-based numbers below).
 WRONG = """import solver
 
 board: int = solver.deal(12)
 solver.Game.deal(12).push(3)
 solver.solve_deal(12, numbering=5)
+solver.solve_dael(12)
 """
-WRONG_LINES = {3, 4, 5}
+WRONG_LINES = {3, 4, 5, 6}
 RIGHT = """import solver
 
 game = solver.Game.deal("#12", "russian", numbering="pysol")
