@@ -35,7 +35,7 @@ from solver.catalogue_api import (
     load_catalogue,
 )
 from solver.errors import ArgumentError, YukonError, type_name
-from solver.formats import HINT, stamped
+from solver.formats import HINT, VERIFY_REPORT, stamped
 from solver.game import Game, Move
 from solver.notation import LineMove, line_steps
 from solver.numbering import NUMBERINGS as NUMBERINGS
@@ -268,11 +268,12 @@ def verify_results(
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]:
     """Replay every record of a results file (JSON lines: an open file, text or binary, or a
-    list of lines) as ``yukon verify`` does. Returns the counts ``good``, ``illegal``,
+    list of lines) as ``yukon verify`` does. Returns ``yukon verify --json``'s report: the
+    format keys, the counts ``good``, ``illegal``,
     ``unverifiable`` (unsolvable and unknown records) and ``unreadable``, ``problems`` (one
     line per illegal record, naming ``source`` and the line) and ``first_unreadable``;
     ``progress(lines_read)`` is called after every line."""
-    return verify_records(lines, source, progress)
+    return stamped(verify_records(lines, source, progress), VERIFY_REPORT)
 
 
 # --- hints --------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.errors import YukonError, clipped
-from solver.formats import BOARD, check_format
+from solver.formats import BOARD, check_format, stamped
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
@@ -68,21 +68,27 @@ class Board:
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form (README, "Board text and JSON"; ``solver/schemas/board.schema.json``)."""
-        return {
-            "columns": [
-                {
-                    "face_down": [hidden_text(card) for card in cards[:down]],
-                    "face_up": [card_text(card) for card in cards[down:]],
-                }
-                for cards, down in zip(self.columns, self.face_down_counts)
-            ],
-            "foundations": {
-                suit: [self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index]
-                for index, suit in enumerate(SUITS)
+        """The JSON form, with its format keys (README, "Board text and JSON";
+        ``solver/schemas/board.schema.json``): what ``yukon deal --format json`` prints."""
+        return stamped(
+            {
+                "columns": [
+                    {
+                        "face_down": [hidden_text(card) for card in cards[:down]],
+                        "face_up": [card_text(card) for card in cards[down:]],
+                    }
+                    for cards, down in zip(self.columns, self.face_down_counts)
+                ],
+                "foundations": {
+                    suit: [
+                        self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index
+                    ]
+                    for index, suit in enumerate(SUITS)
+                },
+                "stock": UNKNOWN_TEXT if UNKNOWN in self.stock else [card_text(card) for card in self.stock],
             },
-            "stock": UNKNOWN_TEXT if UNKNOWN in self.stock else [card_text(card) for card in self.stock],
-        }
+            BOARD,
+        )
 
     @property
     def unknown_count(self) -> int:

@@ -205,3 +205,15 @@ def test_a_deal_number_beyond_2_53_is_written_as_text_and_read_back():
     assert_valid(small, RECORD)
     with pytest.raises(jsonschema.ValidationError):
         validator(RECORD).validate(document | {"deal": "12"})  # a small number stays an integer
+
+
+def test_a_board_and_a_verify_report_from_python_are_the_commands_json(legacy_store, tmp_path):
+    import solver
+
+    board = solver.deal(3, "milligan").to_json()
+    assert_valid(board, BOARD)
+    assert board == json.loads(run("deal", "3", "--variant", "milligan", "--format", "json"))
+    lines = (LEGACY / "export-v1.jsonl").read_text().splitlines()
+    report = solver.verify_results(lines, "file " + str(LEGACY / "export-v1.jsonl"))
+    assert_valid(report, VERIFY_REPORT)
+    assert report == json.loads(run("verify", LEGACY / "export-v1.jsonl", "--json"))

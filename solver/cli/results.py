@@ -9,7 +9,6 @@ import click
 
 from solver.cli.options import input_name, json_option
 from solver.errors import YukonError, counted
-from solver.formats import STATS, VERIFY_REPORT, stamped
 
 # How often ``verify`` says how far it got.
 PROGRESS_SECONDS = 5.0
@@ -19,7 +18,7 @@ def print_summary(summary: dict, as_json: bool) -> None:
     """A store's summary as JSON or as text."""
     from solver.runs.summary import format_summary
 
-    click.echo(json.dumps(stamped(summary, STATS), allow_nan=False) if as_json else format_summary(summary))
+    click.echo(json.dumps(summary, allow_nan=False) if as_json else format_summary(summary))
 
 
 @click.command()
@@ -47,7 +46,7 @@ def verify(results, as_json):
             f"{counted(report['unreadable'], 'unreadable line')} (the first: {report['first_unreadable']}); "
             f"the other records: {counts}"
         )
-    click.echo(json.dumps(stamped(report, VERIFY_REPORT)) if as_json else counts)
+    click.echo(json.dumps(report) if as_json else counts)
     sys.exit(1 if report["illegal"] else 0)
 
 
