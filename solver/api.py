@@ -284,8 +284,8 @@ class Hint:
     """A hint and how it was asked for. ``status`` says move / won / lost / stuck, ``move`` is
     a token (None without a move), ``confidence`` the sampled deals still won after it (a
     ``Confidence``: ``won`` of ``samples``, ``fraction``, ``interval``; None for greedy),
-    ``reason`` why; ``policy`` and ``seed`` as given. ``to_json()`` is ``yukon hint --json``'s
-    object (``solver/schemas/hint.schema.json``)."""
+    ``reason`` why: those of ``advice``, the policy's own answer; ``policy`` and ``seed`` as
+    given. ``to_json()`` is ``yukon hint --json``'s object (``solver/schemas/hint.schema.json``)."""
 
     advice: "PolicyHint"
     policy: str
