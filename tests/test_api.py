@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import solver
+import solver.api as solver_api
 from solver import Limits, Rules
 from solver.cli import main
 from solver.engine import jit
@@ -44,6 +45,7 @@ def test_every_public_name_is_there_and_documented():
         if callable(value):
             assert (value.__doc__ or "").strip(), name
     assert set(solver.__all__) <= set(dir(solver))
+    assert set(solver.__all__) - {"__version__"} == set(solver_api.__all__)  # one list, offered twice
     with pytest.raises(AttributeError):
         _ = solver.no_such_name
 
