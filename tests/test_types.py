@@ -44,16 +44,8 @@ def tool(name: str) -> str:
     return found
 
 
-def checked(command: list[str], source: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    script = tmp_path / "client.py"
-    script.write_text(source, encoding="utf-8")
-    environment = os.environ | {"PYTHONPATH": str(ROOT)}
-    command = [*command, str(script)]
-    return subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=environment)
-
-
 def reported_lines(output: str, name: str) -> set[int]:
-    """The line numbers of ``client.py`` a checker reports errors on."""
+    """The line numbers of file ``name`` a checker reports errors on."""
     return {
         int(line.split(f"{name}:", 1)[1].split(":", 1)[0])
         for line in output.splitlines()
@@ -63,15 +55,19 @@ def reported_lines(output: str, name: str) -> set[int]:
 
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
 def test_a_type_checker_sees_the_real_signatures_through_import_solver(checker, tmp_path):
-    command = (
-        [tool("mypy"), "--follow-imports=silent", "--no-error-summary"]
-        if checker == "mypy"
-        else [tool("pyright")]
+    (tmp_path / "wrong.py").write_text(WRONG, encoding="utf-8")
+    (tmp_path / "right.py").write_text(RIGHT, encoding="utf-8")
+    options = ["--follow-imports=silent", "--no-error-summary"] if checker == "mypy" else []
+    completed = subprocess.run(
+        [tool(checker), *options, "wrong.py", "right.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
     )
-    wrong = checked(command, WRONG, tmp_path)
-    assert reported_lines(wrong.stdout, "client.py") == WRONG_LINES, wrong.stdout + wrong.stderr
-    right = checked(command, RIGHT, tmp_path)
-    assert reported_lines(right.stdout, "client.py") == set(), right.stdout + right.stderr
+    output = completed.stdout + completed.stderr
+    assert reported_lines(output, "wrong.py") == WRONG_LINES, output
+    assert reported_lines(output, "right.py") == set(), output
 
 
 def public_type_completeness(report: dict) -> tuple[int, int, list[str]]:
