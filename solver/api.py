@@ -6,39 +6,98 @@ A thin layer over the modules that do the work: deal numbers (``numbering``), bo
 loads no numba: the first solve or hint of a process does (once per machine it compiles, and
 says so on the ``solver`` logger, about 50 s; README, "Start-up").
 
-Every error raised on bad input is a ``YukonError`` whose message is the one line the command
-line prints after ``error:``; an illegal move is its subclass ``IllegalMove``. A solved line
-has always been replayed as a win on the reference engine; ``ReplayMismatch`` (a
-RuntimeError, never bad input) would mean a bug in the solver.
+One way to say things: every call takes its rule set as a variant name (``"russian"``,
+``"lexington-harp"``) or a ``Rules``; a deal number as an int or as the command line takes
+it (``"#12"``, ``"ms12345"``); everything after the rule set by keyword (``numbering=``,
+``limits=``, ``directory=``); a day as a ``date`` or ISO text (``"2026-12-24"``).
+
+Every error raised on bad input is a ``YukonError`` (hierarchy in ``solver.errors``): a value
+a call does not take is an ``ArgumentError`` naming the argument, an illegal move an
+``IllegalMove``. A solved line has always been replayed as a win on the reference engine;
+``ReplayMismatch`` (a RuntimeError, never bad input) would mean a bug in the solver.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from solver.board import Board, board_from_json
+from solver.board import Board, board_from_json, check_board
 from solver.board import read_board as read_board_text
-from solver.catalogue.checks import checked_entry, checked_file, load_checked
-from solver.catalogue.entries import difficulty_of
-from solver.catalogue.files import read_manifest, rule_set_name, rule_set_of
-from solver.catalogue.schedule import DailyPick, daily_in
-from solver.errors import YukonError as YukonError
+from solver.catalogue_api import (
+    CatalogueHit,
+    DailyDeal,
+    DailyPick,
+    catalogue_hits,
+    check_deal,
+    daily_deal,
+    entries_by_difficulty,
+    load_catalogue,
+)
+from solver.errors import ArgumentError, YukonError, type_name
+from solver.formats import HINT, VERIFY_REPORT, stamped
+from solver.game import Game, Move
 from solver.notation import LineMove, line_steps
 from solver.numbering import NUMBERINGS as NUMBERINGS
 from solver.numbering import deal_board
+from solver.player.view import View
+from solver.ranges import named_deal
 from solver.record import Record
 from solver.reference import IllegalMove, is_won
 from solver.result import TIER_NAMES as TIER_NAMES
 from solver.result import Limits
 from solver.rules import VARIANTS as VARIANTS
-from solver.rules import Rules
+from solver.rules import Rules, rules_named
 from solver.verify import verify_records
 
+
+class Cancel(Protocol):
+    """A cancel handle for a running solve or hint: anything with ``is_set()``, such as a
+    ``threading.Event`` set from another thread."""
+
+    def is_set(self) -> bool: ...
+
+
 if TYPE_CHECKING:  # the player loads numba: imported when a hint is asked for
-    from solver.player.hint import Hint
+    from solver.player.decision import Confidence
+    from solver.player.hint import Hint as PolicyHint
+
+__all__ = [
+    "ArgumentError",
+    "Board",
+    "Cancel",
+    "CatalogueHit",
+    "DailyDeal",
+    "DailyPick",
+    "Game",
+    "Hint",
+    "IllegalMove",
+    "Limits",
+    "LineMove",
+    "Move",
+    "NUMBERINGS",
+    "Outcome",
+    "Record",
+    "Replay",
+    "Rules",
+    "TIER_NAMES",
+    "VARIANTS",
+    "View",
+    "YukonError",
+    "catalogue_hits",
+    "check_deal",
+    "daily_deal",
+    "deal",
+    "entries_by_difficulty",
+    "hint",
+    "load_catalogue",
+    "read_board",
+    "replay",
+    "replay_steps",
+    "solve_board",
+    "solve_deal",
+    "verify_results",
+]
 
 YUKON = Rules()
 DEFAULT_LIMITS = Limits()
@@ -47,19 +106,49 @@ DEFAULT_LIMITS = Limits()
 # --- deals and boards ---------------------------------------------------------------------
 
 
-def deal(number: int, variant: str = "yukon", numbering: str = "pysol") -> Board:
-    """The opening of deal ``number`` of ``variant``, numbered as PySolFC numbers its games
-    (``"pysol"``, 1..10**20) or as KDE Patience does (``"kpat"``, 1..2**31 - 1)."""
-    return deal_board(variant, number, numbering)
+def deal(number: int | str, variant: Rules | str = "yukon", *, numbering: str = "pysol") -> Board:
+    """The opening of deal ``number`` (an int, or text as the command line reads it: ``"#12"``,
+    ``"12,345"``, ``"ms12345"`` for PySolFC's Microsoft deals) of ``variant`` (a name or
+    Rules), numbered as PySolFC numbers its games (``"pysol"``, 1..10**20), its Microsoft
+    deals (``"ms"``) or KDE Patience's (``"kpat"``, 1..2**31 - 1)."""
+    number, numbering = named_deal(number, numbering)
+    return deal_board(rules_named(variant).variant, number, numbering)
 
 
-def read_board(source: str | dict, rules: Rules = YUKON) -> Board:
+def read_board(
+    source: str | dict[str, Any], rules: Rules | str = "yukon", *, unknown_cards: bool = False
+) -> Board:
     """A position from its text form, its JSON text, or its JSON object (``Board.to_json()``),
     checked to hold the whole deck (two with Milligan) of ``rules``; ``Board.to_text()`` and
-    ``Board.to_json()`` write it back."""
+    ``Board.to_json()`` write it back. ``unknown_cards``: hidden cards may be unknown (``<?>``,
+    ``Stock: ?``; JSON ``"?"``), as a player has the position (``Game`` and ``hint`` take it;
+    a solve does not)."""
+    named = rules_named(rules)
+    if not isinstance(unknown_cards, bool):
+        raise ArgumentError("unknown_cards", f" must be True or False, not {unknown_cards!r}")
     if isinstance(source, dict):
-        return board_from_json(source, rules)
-    return read_board_text(source, rules)
+        return board_from_json(source, named, unknown_cards)
+    if not isinstance(source, str):
+        raise ArgumentError(
+            "source", f" must be board text, JSON text or a JSON object, not {type_name(source)}"
+        )
+    return read_board_text(source, named, unknown_cards)
+
+
+def checked_board(board: object) -> Board:
+    """``board`` if it is a Board; ArgumentError else."""
+    if not isinstance(board, Board):
+        raise ArgumentError(
+            "board", f" must be a Board (solver.deal, solver.read_board), not {type_name(board)}"
+        )
+    return board
+
+
+def checked_limits(limits: object) -> Limits:
+    """``limits`` if it is a Limits; ArgumentError else."""
+    if not isinstance(limits, Limits):
+        raise ArgumentError("limits", f" must be a Limits, not {type_name(limits)}")
+    return limits
 
 
 # --- solving ------------------------------------------------------------------------------
@@ -96,30 +185,39 @@ class Outcome:
 
 
 def solve_deal(
-    number: int,
-    rules: Rules = YUKON,
+    number: int | str,
+    rules: Rules | str = YUKON,
+    *,
     numbering: str = "pysol",
     limits: Limits = DEFAULT_LIMITS,
-    *,
-    cancel=None,
+    cancel: Cancel | None = None,
 ) -> Outcome:
-    """Solve deal ``number`` (see ``deal``) under ``rules`` within ``limits``. ``cancel``: a
-    handle with ``is_set()`` (a ``threading.Event``) that, once set from another thread, ends
-    the solve within a fraction of a second with an unknown verdict, interrupted. Solves on
-    several threads are independent; no signal handler is touched."""
-    return solved(deal(number, rules.variant, numbering), rules, limits, numbering, number, cancel)
+    """Solve deal ``number`` (see ``deal``) under ``rules`` (a name or Rules) within ``limits``.
+    ``cancel``: a handle with ``is_set()`` (a ``threading.Event``) that, once set from another
+    thread, ends the solve within a fraction of a second with an unknown verdict, interrupted.
+    Solves on several threads are independent; no signal handler is touched."""
+    named, (number, numbering) = rules_named(rules), named_deal(number, numbering)
+    board = deal_board(named.variant, number, numbering)
+    return solved(board, named, checked_limits(limits), numbering, number, cancel)
 
 
 def solve_board(
-    board: Board, rules: Rules = YUKON, limits: Limits = DEFAULT_LIMITS, *, cancel=None
+    board: Board, rules: Rules | str = YUKON, *, limits: Limits = DEFAULT_LIMITS, cancel: Cancel | None = None
 ) -> Outcome:
-    """Solve any position (a mid-game one too) under ``rules`` within ``limits``; its record
-    has no deal number. ``cancel``: as in ``solve_deal``."""
-    return solved(board, rules, limits, "pysol", None, cancel)
+    """Solve any position (a mid-game one too; every card known) under ``rules`` within
+    ``limits``; its record has no deal number. ``cancel``: as in ``solve_deal``."""
+    named = rules_named(rules)
+    check_board(checked_board(board), named)
+    return solved(board, named, checked_limits(limits), "pysol", None, cancel)
 
 
 def solved(
-    board: Board, rules: Rules, limits: Limits, numbering: str, number: int | None, cancel=None
+    board: Board,
+    rules: Rules,
+    limits: Limits,
+    numbering: str,
+    number: int | None,
+    cancel: Cancel | None = None,
 ) -> Outcome:
     """The Outcome of solving ``board``, deal ``number`` (None: a board given by hand) of ``numbering``."""
     from solver.solve import solve_position
@@ -155,40 +253,99 @@ class Replay:
 
 
 def replay_steps(
-    board: Board, line: str | list[str], rules: Rules = YUKON
+    board: Board, line: str | Sequence[str | Move], rules: Rules | str = YUKON
 ) -> Iterator[tuple[LineMove, Board]]:
-    """Yield each move of ``line`` (a string of tokens, or a list of them) as a LineMove with
-    the position after it. An illegal move raises IllegalMove naming its number, token and the
-    rule it breaks (``illegal move 3 3>7:TS: ...``); an unreadable token, YukonError."""
-    tokens = line.split() if isinstance(line, str) else list(line)
+    """Yield each move of ``line`` (a string of tokens, or a list of tokens or Moves) as a
+    LineMove with the position after it. An illegal move raises IllegalMove naming its
+    number, token and the rule it breaks (``illegal move 3 3>7:TS: ...``); an unreadable
+    token, YukonError."""
+    named, tokens = rules_named(rules), line_tokens(line)
     try:
-        yield from line_steps(board, tokens, rules)
+        yield from line_steps(checked_board(board), tokens, named)
     except IllegalMove as error:
         raise IllegalMove(f"illegal {error}") from None
 
 
-def replay(board: Board, line: str | list[str], rules: Rules = YUKON) -> Replay:
+def line_tokens(line: object) -> list[str]:
+    """A line's tokens: from a string of tokens, or a list of tokens or Moves."""
+    if isinstance(line, str):
+        return line.split()
+    if isinstance(line, (list, tuple)) and all(isinstance(move, (str, Move)) for move in line):
+        return [str(move) for move in line]
+    raise ArgumentError("line", f" must be a string of moves or a list of them, not {type_name(line)}")
+
+
+def replay(board: Board, line: str | Sequence[str | Move], rules: Rules | str = YUKON) -> Replay:
     """Replay ``line`` from ``board`` (errors as ``replay_steps``)."""
-    steps = list(replay_steps(board, line, rules))
+    tokens = line_tokens(line)  # checked before any move is made
+    steps = list(replay_steps(board, tokens, rules))
     final = steps[-1][1] if steps else board
     return Replay(tuple(move for move, _ in steps), final, is_won(final))
 
 
-def verify_results(lines, source: str = "the results", progress=None) -> dict:
+def verify_results(
+    lines: Iterable[str | bytes],
+    source: str = "the results",
+    progress: Callable[[int], object] | None = None,
+) -> dict[str, Any]:
     """Replay every record of a results file (JSON lines: an open file, text or binary, or a
-    list of lines) as ``yukon verify`` does. Returns the counts ``good``, ``illegal``,
+    list of lines) as ``yukon verify`` does. Returns ``yukon verify --json``'s report: the
+    format keys, the counts ``good``, ``illegal``,
     ``unverifiable`` (unsolvable and unknown records) and ``unreadable``, ``problems`` (one
     line per illegal record, naming ``source`` and the line) and ``first_unreadable``;
     ``progress(lines_read)`` is called after every line."""
-    return verify_records(lines, source, progress)
+    return stamped(verify_records(lines, source, progress), VERIFY_REPORT)
 
 
 # --- hints --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Hint:
+    """A hint and how it was asked for. ``status`` says move / won / lost / stuck, ``move`` is
+    a token (None without a move), ``confidence`` the sampled deals still won after it (a
+    ``Confidence``: ``won`` of ``samples``, ``fraction``, ``interval``; None for greedy),
+    ``reason`` why: those of ``advice``, the policy's own answer; ``policy`` and ``seed`` as
+    given. ``to_json()`` is ``yukon hint --json``'s object (``solver/schemas/hint.schema.json``)."""
+
+    advice: "PolicyHint"
+    policy: str
+    seed: int
+
+    @property
+    def status(self) -> str:
+        return self.advice.status
+
+    @property
+    def move(self) -> str | None:
+        return self.advice.move
+
+    @property
+    def confidence(self) -> "Confidence | None":
+        return self.advice.confidence
+
+    @property
+    def reason(self) -> str:
+        return self.advice.reason
+
+    @property
+    def exit_status(self) -> int:
+        """``yukon hint``'s exit status for it (README, "Exit statuses")."""
+        return self.advice.exit_status
+
+    def text(self) -> str:
+        """The line ``yukon hint`` prints: the move, its confidence and reason."""
+        return self.advice.text()
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object, with its format keys: ``confidence`` is the fraction (null for
+        greedy), ``sampled`` the counts behind it, then ``policy`` and ``seed``."""
+        return stamped(self.advice.as_dict() | {"policy": self.policy, "seed": self.seed}, HINT)
+
+
 def hint(
     board: Board,
-    rules: Rules = YUKON,
+    rules: Rules | str = YUKON,
     *,
     after: str = "",
     history: str = "",
@@ -196,129 +353,31 @@ def hint(
     samples: int | None = None,
     max_nodes: int | None = None,
     seed: int = 0,
-    cancel=None,
-) -> "Hint":
+    cancel: Cancel | None = None,
+) -> Hint:
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
     policy (the board may leave them unknown), ``"sampling"`` (``samples`` deals of the
     unseen cards, default 16, each solved within ``max_nodes``, default 10,000) or
     ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is visible.
     The hint never undoes the last move nor returns to a position seen in the game. The same
-    ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
-    ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
-    deals are still won after it (None for greedy), ``Hint.reason`` why. ``cancel``: as in
-    ``solve_deal``; once it is set every search of a sampling hint stops at once, and the hint
-    answers from what they found (nothing found: the greedy order's first move, confidence 0)."""
+    ``seed`` gives the same hint. ``cancel``: as in ``solve_deal``; once it is set every search
+    of a sampling hint stops at once, and the hint answers from what they found (nothing found:
+    the greedy order's first move, confidence 0)."""
     from solver.budget import checked_cancel
     from solver.interrupts import cancelled_by
     from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
     from solver.runs.play import check_seed
 
+    named = rules_named(rules)
+    checked_board(board)
+    for name, moves in (("after", after), ("history", history)):
+        if not isinstance(moves, str):
+            raise ArgumentError(name, f" must be a string of moves, not {type_name(moves)}")
     check_seed(seed)
     settings = {"samples": samples, "max_nodes": max_nodes}
     given = {name: value for name, value in settings.items() if value is not None}
-    position, game = game_so_far(board, rules, after, history)
+    position, game = game_so_far(board, named, after, history)
     with cancelled_by(checked_cancel(cancel)):
-        return policy_hint(position, rules, policy, seed, game, **given)
-
-
-# --- catalogues and the daily deal --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CatalogueHit:
-    """Where a catalogue holds a deal: its difficulty ``tier``, the catalogue file ``path``,
-    the ``entry`` (board, solution line, length, difficulty; catalogue/README.md) and the
-    ``rule_set`` the file is for (``yukon``, ``yukon-return``, ``yukon-kpat``, ...)."""
-
-    tier: str
-    path: Path
-    entry: dict
-    rule_set: str
-
-
-def catalogue_folder(directory: str | Path | None) -> Path:
-    """``directory``, or the catalogues installed with the package."""
-    from solver.catalogue.files import shipped_directory
-
-    return Path(directory) if directory else shipped_directory()
-
-
-def catalogue_hits(
-    number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
-) -> tuple[CatalogueHit, ...]:
-    """Every catalogue of ``variant`` (any rule set and numbering, shipped or in
-    ``directory``, in manifest order) that holds deal ``number`` of ``numbering``: an entry
-    whose opening is that deal's (so an ``ms`` number below 32,000, PySolFC's own deal, is
-    found in a ``pysol`` catalogue); empty when none does (then only ``solve_deal`` can tell
-    whether it is solvable). A deal the numbering does not have, a folder that holds no
-    catalogue, a file of the variant that ``catalogue verify`` would refuse (its checksum,
-    shape or count) or a hit whose line does not replay as a win is a YukonError."""
-    opening = deal_board(variant, number, numbering).to_text()
-    folder = catalogue_folder(directory)
-    hits = []
-    for record in read_manifest(folder)["files"]:
-        if record.get("variant") != variant:
-            continue
-        path, catalogue = folder / str(record.get("file")), checked_file(folder, record)
-        for entry in catalogue["entries"]:
-            if entry.get("board") == opening:
-                served = checked_entry(path, catalogue, entry)
-                hits.append(CatalogueHit(record["tier"], path, served, rule_set_name(*rule_set_of(record))))
-    return tuple(hits)
-
-
-def check_deal(
-    number: int, variant: str = "yukon", numbering: str = "pysol", directory: str | Path | None = None
-) -> CatalogueHit | None:
-    """The first of ``catalogue_hits`` (strict rules before foundation return), or None."""
-    hits = catalogue_hits(number, variant, numbering, directory)
-    return hits[0] if hits else None
-
-
-def load_catalogue(
-    variant: str = "yukon",
-    tier: str = "easy",
-    directory: str | Path | None = None,
-    foundation_return: bool = False,
-    numbering: str = "pysol",
-) -> dict:
-    """The catalogue of a rule set and tier (shipped, or in ``directory``) whose checksum
-    matches its manifest: ``format``, ``variant``, ``tier`` and its ``entries``
-    (catalogue/README.md). A rule set without one is a YukonError naming those there are."""
-    return load_checked(catalogue_folder(directory), variant, tier, foundation_return, numbering)
-
-
-def entries_by_difficulty(catalogue: dict) -> list[dict]:
-    """A catalogue's entries easiest first: by ``difficulty`` (the ladder's score), else by
-    ``score`` (a file without one), entries of one score in file order. Files keep their
-    order (the daily schedule reads it), which is not always this one: a rescored file's
-    entries are in the order of its first scores."""
-    return sorted(catalogue["entries"], key=difficulty_of)
-
-
-@dataclass(frozen=True)
-class DailyDeal:
-    """The deal of the day ``day``: the catalogue ``entry`` (deal, numbering, board text,
-    solution line, length, difficulty) and ``pick``, where it sits in the schedule (entry
-    index, cycle, day of the cycle, pool size)."""
-
-    day: date
-    entry: dict
-    pick: DailyPick
-
-
-def daily_deal(
-    variant: str = "yukon",
-    tier: str = "easy",
-    day: date | None = None,
-    directory: str | Path | None = None,
-    foundation_return: bool = False,
-    numbering: str = "pysol",
-) -> DailyDeal:
-    """The deal of ``day`` (default: today, local date) for a rule set and ``tier``, by the
-    language-neutral schedule of catalogue/README.md."""
-    chosen = day or date.today()
-    entry, pick = daily_in(catalogue_folder(directory), variant, tier, chosen, foundation_return, numbering)
-    return DailyDeal(chosen, entry, pick)
+        return Hint(policy_hint(position, named, policy, seed, game, **given), policy, seed)

@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from numbers import Integral
+from typing import Any
 
 from solver.cards import (
     KING,
@@ -30,7 +31,7 @@ from solver.cards import (
     plain_text,
 )
 from solver.errors import YukonError, clipped, counted
-from solver.formats import BOARD, check_format
+from solver.formats import BOARD, check_format, stamped
 from solver.rules import Rules
 
 EMPTY_COLUMN = "-"
@@ -52,38 +53,47 @@ class Board:
     foundations: tuple[int, ...]
     stock: tuple[int, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = shape_problem(self)
         if problem is not None:
             raise YukonError(f"not a board: {problem}")
         object.__setattr__(self, "foundations", canonical_foundations(self.foundations))
 
     def exposed_card(self, column: int) -> int | None:
+        """The card on top of ``column`` (0-based), None for an empty one."""
         cards = self.columns[column]
         return cards[-1] if cards else None
 
     def to_text(self) -> str:
+        """The text form (``<?>`` and ``Stock: ?`` where cards are unknown)."""
         lines = [column_text(cards, down) for cards, down in zip(self.columns, self.face_down_counts)]
         lines.append("Foundations: " + " ".join(foundation_entries(self.foundations)))
         if self.stock:
             lines.append("Stock: " + stock_text(self.stock))
         return "\n".join(lines) + "\n"
 
-    def to_json(self) -> dict:
-        return {
-            "columns": [
-                {
-                    "face_down": [hidden_text(card) for card in cards[:down]],
-                    "face_up": [card_text(card) for card in cards[down:]],
-                }
-                for cards, down in zip(self.columns, self.face_down_counts)
-            ],
-            "foundations": {
-                suit: [self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index]
-                for index, suit in enumerate(SUITS)
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form, with its format keys (README, "Board text and JSON";
+        ``solver/schemas/board.schema.json``): what ``yukon deal --format json`` prints."""
+        return stamped(
+            {
+                "columns": [
+                    {
+                        "face_down": [hidden_text(card) for card in cards[:down]],
+                        "face_up": [card_text(card) for card in cards[down:]],
+                    }
+                    for cards, down in zip(self.columns, self.face_down_counts)
+                ],
+                "foundations": {
+                    suit: [
+                        self.foundations[slot] for slot in range(len(self.foundations)) if slot % 4 == index
+                    ]
+                    for index, suit in enumerate(SUITS)
+                },
+                "stock": UNKNOWN_TEXT if UNKNOWN in self.stock else [card_text(card) for card in self.stock],
             },
-            "stock": UNKNOWN_TEXT if UNKNOWN in self.stock else [card_text(card) for card in self.stock],
-        }
+            BOARD,
+        )
 
     @property
     def unknown_count(self) -> int:

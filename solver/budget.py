@@ -3,7 +3,7 @@
 import time
 from contextlib import contextmanager
 
-from solver.errors import YukonError
+from solver.errors import ArgumentError, type_name
 from solver.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
 from solver.result import Limits, Spent
 
@@ -53,7 +53,7 @@ class Budget:
 
 
 def checked_cancel(cancel):
-    """``cancel`` when it is None or has an ``is_set()`` method; else a YukonError."""
+    """``cancel`` when it is None or has an ``is_set()`` method; else an ArgumentError."""
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-        raise YukonError(f"cancel {type(cancel).__name__} is not a cancel handle (like threading.Event)")
+        raise ArgumentError("cancel", f" must have is_set() (a threading.Event), not {type_name(cancel)}")
     return cancel

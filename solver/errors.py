@@ -1,15 +1,55 @@
 """The one exception base for errors a user can cause, the input text they may give, and the
-parts of a one-line message."""
+parts of a one-line message.
+
+The hierarchy (every one a ``YukonError``, raised on bad input only):
+
+- ``YukonError``: bad input (a board, a deal number, a file, a catalogue, ...); the message
+  is one line naming what is wrong and where.
+- ``ArgumentError``: a value given to a library call that it does not take (a wrong type, a
+  number out of range); ``argument`` names the parameter and the message starts with it
+  (``time_limit -1.0 must be ...``).
+- ``reference.IllegalMove``: a move breaks a rule; the message names the rule.
+- ``record.Contradiction``: two verdicts on one deal disagree.
+
+The one other error of the library's own, ``solve.ReplayMismatch``, is a RuntimeError: a
+solver bug, never bad input.
+"""
 
 
 class YukonError(Exception):
     """Bad input: the message is one line naming what is wrong and where.
 
-    The command line turns it into that line on stderr and exit status 2. Every error the
-    library raises on bad input is one: ``reference.IllegalMove`` (a move breaks a rule) and
-    ``record.Contradiction`` (two verdicts on one deal disagree) derive from it. The one other
-    error of the library's own, ``solve.ReplayMismatch``, is a RuntimeError: a solver bug.
+    The command line turns it into that line on stderr and exit status 2 (``command_line_message``).
     """
+
+
+class ArgumentError(YukonError):
+    """A value a library call does not take: ``argument`` is the parameter's name, and the
+    message is that name followed by ``problem`` (``time_limit -1.0 must be a positive
+    number of seconds``). The command line names its option instead (``--time-limit``)."""
+
+    def __init__(self, argument: str, problem: str) -> None:
+        super().__init__(argument + problem)
+        self.argument = argument
+        self.problem = problem
+
+
+# How the command line names the arguments of library calls (an argument not listed is
+# spelled ``--`` and its name with dashes).
+COMMAND_LINE_OPTIONS = {"memory_bytes": "--memory", "day": "--date", "variant": "--variant"}
+
+
+def command_line_message(error: YukonError) -> str:
+    """The message the command line prints for ``error``: an ArgumentError names the option."""
+    if not isinstance(error, ArgumentError):
+        return str(error)
+    option = COMMAND_LINE_OPTIONS.get(error.argument, "--" + error.argument.replace("_", "-"))
+    return option + error.problem
+
+
+def type_name(value: object) -> str:
+    """How a message names the type of a value given: ``str``, ``NoneType``."""
+    return type(value).__name__
 
 
 def counted(number: int, noun: str) -> str:

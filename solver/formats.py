@@ -12,6 +12,7 @@ a reader accepts a document without them as version 1 of the format it expects, 
 one that names another format or a newer version.
 """
 
+import re
 from dataclasses import dataclass
 
 from solver.errors import YukonError, clipped
@@ -72,3 +73,22 @@ def check_format(document: dict, kind: Format, where: str) -> None:
             f"{where}: {kind.name} version {clipped(repr(version), 30)}; "
             f"this release reads versions 1 to {kind.version}"
         )
+
+
+# The largest integer a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER): a deal number
+# above it (PySolFC numbers reach 10**20) is written in JSON as a decimal string, so that a
+# JavaScript reader keeps it exact; at or below it, as an integer (what every earlier release
+# wrote). Readers take either form (an earlier release wrote large ones as integers too).
+MAX_EXACT_JSON_INTEGER = 2**53 - 1
+DEAL_DIGITS = re.compile(r"[1-9][0-9]{0,29}", re.ASCII)
+
+
+def json_deal(number: int | None) -> int | str | None:
+    """A deal number as JSON writes it: an integer up to 2**53 - 1, a decimal string above."""
+    return str(number) if number is not None and number > MAX_EXACT_JSON_INTEGER else number
+
+
+def deal_of_json(value: object) -> object:
+    """A deal number read from JSON: a string of digits (``json_deal``) as its integer; any
+    other value as it is, for the reader's own checks."""
+    return int(value) if isinstance(value, str) and DEAL_DIGITS.fullmatch(value) else value

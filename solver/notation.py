@@ -8,6 +8,7 @@ where two face-up copies of TS lie in column 3); ``3>F:AH`` exposed AH to its fo
 
 import re
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from solver.board import Board, foundation_top
 from solver.cards import card_text, parse_card, plain_text
@@ -180,7 +181,8 @@ class LineMove:
     size: int
     turned_up: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        """Its fields, as a JSON object."""
         return asdict(self)
 
 

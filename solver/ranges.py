@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from solver.errors import YukonError, clipped
+from solver.errors import ArgumentError, YukonError, clipped, type_name
 from solver.numbering import MAX_DEAL, NUMBERINGS
 
 # What PySolFC drops from a game number (pysolrandom.construct_random), but "-" and ".".
@@ -36,6 +36,18 @@ def deal_number(text: str) -> int:
             f"deal number {clipped(repr(text))} is not a whole number (like 12, #12, 12,345 or ms12345)"
         )
     return whole_number(digits, "deal number")
+
+
+def named_deal(number: "int | str", numbering: str = "pysol") -> tuple[int, str]:
+    """A deal given to a library call: an int, or text as the command line takes it (``"#12"``,
+    ``"12,345"``, ``"ms12345"``, which also chooses the ``ms`` numbering): (the number, the
+    numbering). The range is checked where the deal is dealt (``numbering.check_deal_number``)."""
+    if isinstance(number, str):
+        text, numbering = split_numbering(number, numbering)
+        return deal_number(text), numbering
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise ArgumentError("number", f" must be a deal number (like 12 or '#12'), not {type_name(number)}")
+    return number, numbering
 
 
 def split_numbering(text: str, numbering: str) -> tuple[str, str]:

@@ -15,11 +15,13 @@ stored deal is numeric order either way.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from solver.errors import YukonError
-from solver.formats import RECORD, check_format, stamped
+from solver.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 from solver.version import __version__
@@ -62,7 +64,7 @@ class Record:
     finished_at: str
     loss_reason: str | None = field(default=None, metadata=OPTIONAL)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"record of deal {self.deal} has status {self.status!r}")
 
@@ -122,29 +124,30 @@ class Record:
     def rules(self) -> Rules:
         return Rules(self.variant, self.foundation_return)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON object: the format keys, then every field in field order (an OPTIONAL one
-        only when set)."""
+        only when set); a deal number above 2**53 - 1 as a decimal string (``formats.json_deal``)."""
         fields = {
             name: value
             for name, value in asdict(self).items()
             if value is not None or name not in OPTIONAL_NAMES
         }
-        return stamped(fields, RECORD)
+        return stamped(fields | {"deal": json_deal(self.deal)}, RECORD)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Record":
+    def from_json(cls, data: dict[str, Any]) -> "Record":
         """The record of a JSON object, with or without the format keys (release 0.1.0
         wrote none) and the OPTIONAL fields; YukonError for another format or a newer version."""
         check_format(data, RECORD, f"record of deal {data.get('deal')}")
-        return cls(**{name: data[name] for name in FIELD_NAMES if name in data or name not in OPTIONAL_NAMES})
+        fields = {name: data[name] for name in FIELD_NAMES if name in data or name not in OPTIONAL_NAMES}
+        return cls(**fields | {"deal": deal_of_json(fields["deal"])})
 
-    def to_row(self) -> tuple:
+    def to_row(self) -> tuple[Any, ...]:
         """The store row: every field in field order, booleans as 0/1, the deal encoded."""
         return store_row(self)
 
     @classmethod
-    def from_row(cls, values) -> "Record":
+    def from_row(cls, values: Sequence[Any]) -> "Record":
         data = row_fields(cls, values)
         data["time_limit"] = finite_or_none(data["time_limit"])
         return cls(**data)

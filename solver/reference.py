@@ -116,7 +116,7 @@ def check_move(board: Board, move: Move, rules: Rules) -> None:
             raise IllegalMove(f"no foundation takes {card_text(move.card)} yet")
     elif move.kind == FROM_FOUNDATION:
         if not rules.foundation_return:
-            raise IllegalMove("foundation return is off (use --foundation-return)")
+            raise IllegalMove("foundation return is off in these rules")
         if move.source not in returnable_slots(board) or (
             foundation_top(board.foundations, move.source) != move.card
         ):

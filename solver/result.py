@@ -4,8 +4,9 @@ these strings)."""
 
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import Any
 
-from solver.errors import YukonError
+from solver.errors import ArgumentError, YukonError
 
 
 class Status(StrEnum):
@@ -78,12 +79,27 @@ class Limits:
     memory_bytes: int = 1 << 30
     minimal: bool = False
 
-    def __post_init__(self):
-        if self.max_nodes is not None and not 1 <= self.max_nodes <= LARGEST_INTEGER:
-            raise YukonError(f"--max-nodes {self.max_nodes} must lie in 1..{LARGEST_INTEGER}")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise YukonError(f"--time-limit {self.time_limit} must be a positive number of seconds")
-        check_memory(self.memory_bytes, f"{self.memory_bytes} bytes")
+    def __post_init__(self) -> None:
+        if self.max_nodes is not None and not (
+            is_integer(self.max_nodes) and 1 <= self.max_nodes <= LARGEST_INTEGER
+        ):
+            raise ArgumentError("max_nodes", f" {self.max_nodes!r} must lie in 1..{LARGEST_INTEGER}")
+        if self.time_limit is not None and not (is_number(self.time_limit) and self.time_limit > 0):
+            raise ArgumentError("time_limit", f" {self.time_limit!r} must be a positive number of seconds")
+        if not (is_integer(self.memory_bytes) and MIN_MEMORY <= self.memory_bytes <= MAX_MEMORY):
+            raise ArgumentError("memory_bytes", f" {self.memory_bytes!r} must be between 1M and 1T")
+        if not isinstance(self.minimal, bool):
+            raise ArgumentError("minimal", f" must be True or False, not {self.minimal!r}")
+
+
+def is_integer(value: object) -> bool:
+    """An int, not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """An int or a float, not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -110,5 +126,5 @@ class Result:
     def solution_length(self) -> int:
         return len(self.solution.split())
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self) | {"solution_length": self.solution_length}

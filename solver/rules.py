@@ -20,8 +20,9 @@ legally receive it.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
-from solver.errors import YukonError
+from solver.errors import ArgumentError, type_name
 
 VARIANTS = ("yukon", "russian", "milligan")
 # Other programs' names of a variant: PySolFC calls Milligan Yukon "Lexington Harp".
@@ -30,12 +31,19 @@ VARIANT_ALIASES = {"lexington-harp": "milligan"}
 
 @dataclass(frozen=True)
 class Rules:
+    """A rule set: ``variant`` (one of VARIANTS, or an alias such as ``lexington-harp``, kept
+    as the variant it names) and ``foundation_return`` (True or False); anything else is an
+    ArgumentError."""
+
     variant: str = "yukon"
     foundation_return: bool = False
 
-    def __post_init__(self):
-        if self.variant not in VARIANTS:
-            raise YukonError(f"unknown variant {self.variant!r} (choose one of {', '.join(VARIANTS)})")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", variant_named(self.variant))
+        if not isinstance(self.foundation_return, bool):
+            raise ArgumentError(
+                "foundation_return", f" must be True or False, not {self.foundation_return!r}"
+            )
 
     @property
     def decks(self) -> int:
@@ -57,7 +65,8 @@ class Rules:
     def same_suit_building(self) -> bool:
         return self.variant == "russian"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
+        """``variant`` and ``foundation_return``, as records and catalogues hold them."""
         return {"variant": self.variant, "foundation_return": self.foundation_return}
 
     def label(self) -> str:
@@ -67,3 +76,19 @@ class Rules:
     def describe(self) -> str:
         """Long form, for sentences: ``yukon`` or ``yukon with foundation return``."""
         return self.variant + (" with foundation return" if self.foundation_return else "")
+
+
+def variant_named(name: object) -> str:
+    """The variant ``name`` names (an alias such as ``lexington-harp`` too); ArgumentError else."""
+    if not isinstance(name, str):
+        raise ArgumentError("variant", f" must be a variant name or Rules, not {type_name(name)}")
+    variant = VARIANT_ALIASES.get(name.lower(), name.lower())
+    if variant not in VARIANTS:
+        choices = ", ".join(VARIANTS + tuple(VARIANT_ALIASES))
+        raise ArgumentError("variant", f" {name!r} is unknown (choose one of {choices})")
+    return variant
+
+
+def rules_named(rules: "Rules | str") -> Rules:
+    """``rules`` as a Rules: a Rules as it is, a variant name (or alias) as its strict rule set."""
+    return rules if isinstance(rules, Rules) else Rules(variant_named(rules))

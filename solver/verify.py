@@ -14,7 +14,7 @@ import json
 
 from solver.board import parse_board
 from solver.errors import YukonError, clipped, decoded_text
-from solver.formats import RECORD, check_format
+from solver.formats import RECORD, check_format, deal_of_json
 from solver.notation import final_position, replay_tokens
 from solver.numbering import NUMBERINGS, deal_board
 from solver.record import REPLAY_FIELDS, STATUSES
@@ -115,7 +115,7 @@ def read_record(line: str, where: str) -> dict | None:
     missing = [field for field in REPLAY_FIELDS if field not in record]
     if missing:
         raise YukonError(f"{where}: missing field {', '.join(missing)}")
-    return record
+    return record | {"deal": deal_of_json(record["deal"])}
 
 
 def field_problem(record: dict) -> str | None:

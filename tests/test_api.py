@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 import solver
+import solver.api as solver_api
 from solver import Limits, Rules
 from solver.cli import main
 from solver.engine import jit
+from solver.numbering import deal_board
 from solver.reference import legal_moves
 
 RUSSIAN = Rules("russian")
@@ -43,6 +45,7 @@ def test_every_public_name_is_there_and_documented():
         if callable(value):
             assert (value.__doc__ or "").strip(), name
     assert set(solver.__all__) <= set(dir(solver))
+    assert set(solver.__all__) - {"__version__"} == set(solver_api.__all__)  # one list, offered twice
     with pytest.raises(AttributeError):
         _ = solver.no_such_name
 
@@ -78,7 +81,7 @@ def test_deal_follows_variant_and_numbering():
     for variant in solver.VARIANTS:
         for numbering in solver.NUMBERINGS:
             if variant != "milligan" or numbering == "pysol":
-                assert solver.deal(7, variant, numbering).columns
+                assert solver.deal(7, variant, numbering=numbering).columns
 
 
 def test_a_bad_deal_number_has_the_command_lines_message():
@@ -158,7 +161,7 @@ def test_solve_board_solves_a_mid_game_position(won):
     outcome, opening = won
     played = outcome.solution.split()[:5]
     middle = solver.replay(opening, played, RUSSIAN).final
-    rest = solver.solve_board(middle, RUSSIAN, Limits(time_limit=30))
+    rest = solver.solve_board(middle, RUSSIAN, limits=Limits(time_limit=30))
     assert rest.status == "solved" and rest.record.deal is None
     assert solver.replay(opening, [*played, *rest.solution.split()], RUSSIAN).won
 
@@ -213,8 +216,9 @@ def test_a_sampling_hint_reports_its_confidence():
     assert answer.move in tokens_of(opening)
     assert answer.status == "move" and answer.confidence.samples == 2
     assert 0.0 <= answer.confidence.fraction <= 1.0
-    with pytest.raises(solver.YukonError, match="--seed"):
+    with pytest.raises(solver.ArgumentError, match="^seed must be a whole number") as caught:
         solver.hint(opening, seed=-1)
+    assert cli_error("hint", "12", "--seed", "-1") == "--seed" + caught.value.problem  # the option's name
 
 
 def tokens_of(board) -> set[str]:
@@ -229,7 +233,7 @@ def tokens_of(board) -> set[str]:
 
 def test_check_deal_finds_catalogued_deals_and_none_for_others(tmp_path):
     entry = solver.load_catalogue("russian", "easy")["entries"][0]
-    found = solver.check_deal(entry["deal"], "russian", entry["numbering"])
+    found = solver.check_deal(entry["deal"], "russian", numbering=entry["numbering"])
     assert isinstance(found, solver.CatalogueHit)
     assert (found.tier, found.path.name, found.entry) == ("easy", "russian-easy.json", entry)
     assert solver.check_deal(RUSSIAN_LOST, "russian") is None
@@ -274,6 +278,63 @@ def test_the_daily_deal_is_an_entry_and_none_comes_back_within_days():
     assert all(entries[daily.pick.index] == daily.entry for daily in served)
     assert len({daily.pick.index for daily in served}) == 30
     assert served[0].day == start and solver.daily_deal("yukon", "easy").day == date.today()
+
+
+# --- one way to say things ------------------------------------------------------------------
+
+
+def test_every_call_takes_a_variant_name_or_rules_and_deal_numbers_as_typed():
+    assert solver.deal("#12") == solver.deal("12") == solver.deal(12, solver.Rules())
+    assert solver.deal("ms40000", "russian") == deal_board("russian", 40000, "ms")
+    assert solver.deal(3, "lexington-harp") == solver.deal(3, solver.Rules("milligan"))
+    assert solver.Rules("lexington-harp") == solver.Rules("milligan")
+    lost = solver.solve_deal("#1", rules="russian")
+    assert (lost.status, lost.record.variant, lost.record.deal) == ("unsolvable", "russian", RUSSIAN_LOST)
+    entry = solver.load_catalogue(RUSSIAN, "easy")["entries"][0]
+    assert solver.check_deal(f"#{entry['deal']}", RUSSIAN) == solver.check_deal(entry["deal"], "russian")
+
+
+def test_a_day_is_a_date_or_iso_text():
+    assert solver.daily_deal(day="2026-12-24") == solver.daily_deal("yukon", "easy", date(2026, 12, 24))
+    returned = solver.daily_deal(solver.Rules("yukon", foundation_return=True), day="2026-12-24")
+    assert returned == solver.daily_deal("yukon", day="2026-12-24", foundation_return=True)
+    assert returned.entry["foundation_return"]
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: Rules("yukon", "yes"), "foundation_return"),
+        (lambda: Rules("chess"), "variant"),
+        (lambda: Limits(time_limit="10"), "time_limit"),
+        (lambda: Limits(max_nodes=True), "max_nodes"),
+        (lambda: Limits(memory_bytes=1.5e9), "memory_bytes"),
+        (lambda: Limits(minimal="no"), "minimal"),
+        (lambda: solver.solve_deal(12, rules=5), "variant"),
+        (lambda: solver.solve_deal(12, limits=60), "limits"),
+        (lambda: solver.solve_board("JD ..."), "board"),
+        (lambda: solver.deal(12.0), "number"),
+        (lambda: solver.read_board(12), "source"),
+        (lambda: solver.read_board(solver.deal(12).to_text(), unknown_cards="yes"), "unknown_cards"),
+        (lambda: solver.replay(solver.deal(12), None), "line"),
+        (lambda: solver.hint(solver.deal(12), after=None), "after"),
+        (lambda: solver.daily_deal(day="24 December"), "day"),
+        (lambda: solver.daily_deal(day=20261224), "day"),
+        (lambda: solver.load_catalogue("yukon", "medium"), "tier"),
+        (lambda: solver.check_deal(12, directory=5), "directory"),
+        (lambda: solver.Game(solver.deal(12).to_text()), "position"),
+    ],
+)
+def test_a_value_a_call_does_not_take_is_an_argument_error_naming_it(call, argument):
+    with pytest.raises(solver.ArgumentError) as caught:
+        call()
+    assert caught.value.argument == argument and str(caught.value).startswith(argument)
+    assert isinstance(caught.value, solver.YukonError) and "--" not in str(caught.value)
+
+
+def test_an_unknown_tier_names_the_tiers_there_are():
+    with pytest.raises(solver.ArgumentError, match=r"\(there are: easy, normal, hard\)"):
+        solver.daily_deal("yukon", "medium")
 
 
 # --- library messages ------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_text_form_layout():
 
 def test_json_form_layout():
     data = deal_board("yukon", 12).to_json()
-    assert set(data) == {"columns", "foundations", "stock"}
+    assert list(data) == ["format", "format_version", "columns", "foundations", "stock"]
     assert len(data["columns"]) == 7
     assert data["columns"][1]["face_down"] == ["7D"]
     assert data["columns"][0] == {"face_down": [], "face_up": ["5S"]}

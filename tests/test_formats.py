@@ -67,7 +67,9 @@ def test_verify_counts_a_line_of_another_format_as_unreadable():
 
 def test_a_json_board_reads_with_or_without_its_keys_and_refuses_another_format():
     board = deal_board("yukon", 12)
-    for document in (board.to_json(), stamped(board.to_json(), BOARD)):
+    bare = unstamped(board.to_json())
+    assert board.to_json() == stamped(bare, BOARD)
+    for document in (bare, board.to_json()):
         assert read_board(json.dumps(document), Rules("yukon")) == board
     with pytest.raises(YukonError, match="board JSON: a 'yukon-record' document"):
-        read_board(json.dumps(stamped(board.to_json(), RECORD)), Rules("yukon"))
+        read_board(json.dumps(stamped(bare, RECORD)), Rules("yukon"))

@@ -15,6 +15,8 @@ MAX_MODULE_LINES = 500  # a longer module holds more than one job: split it alon
 RANKS = {
     "solver.cli": 7,
     "solver.api": 6,
+    "solver.game": 6,
+    "solver.catalogue_api": 6,
     "solver.catalogue": 5,
     "solver.runs": 4,
     "solver.player": 3,

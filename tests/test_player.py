@@ -206,7 +206,7 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: game_so_far(deal_board("yukon", 12), YUKON, "1>F:AS 9>2:KH"), "--after: move"),
+        (lambda: game_so_far(deal_board("yukon", 12), YUKON, "1>F:AS 9>2:KH"), "after: move"),
         (lambda: hint(deal_board("yukon", 1), YUKON, policy="oracle"), "unknown policy 'oracle'"),
         (lambda: rate(deal_board("yukon", 1), YUKON, runs=0), "runs must be a positive integer"),
         (lambda: make_policy("sampling", samples=0), "samples must be a positive integer"),
@@ -220,7 +220,7 @@ def test_bad_input_is_one_clear_yukon_error(call, message):
 
 def test_after_names_the_illegal_move_and_its_place():
     first = hint(deal_board("yukon", 12), YUKON, policy="greedy").move
-    with pytest.raises(YukonError, match=r"--after: move 2 7>1:AS"):
+    with pytest.raises(YukonError, match=r"^after: move 2 7>1:AS"):
         game_so_far(deal_board("yukon", 12), YUKON, f"{first} 7>1:AS")
 
 

@@ -22,15 +22,15 @@ INF, NAN = float("inf"), float("nan")
 @pytest.mark.parametrize(
     ("budgets", "named"),
     [
-        ({"max_nodes": 0}, "--max-nodes 0"),
-        ({"max_nodes": -5}, "--max-nodes -5"),
-        ({"max_nodes": LARGEST_INTEGER + 1}, f"--max-nodes {LARGEST_INTEGER + 1}"),
-        ({"time_limit": 0.0}, "--time-limit 0.0"),
-        ({"time_limit": -1.0}, "--time-limit -1.0"),
-        ({"time_limit": NAN}, "--time-limit nan"),
-        ({"time_limit": -INF}, "--time-limit -inf"),
-        ({"memory_bytes": 1}, "memory size 1 bytes"),
-        ({"memory_bytes": (1 << 40) + 1}, f"memory size {(1 << 40) + 1} bytes"),
+        ({"max_nodes": 0}, "max_nodes 0"),
+        ({"max_nodes": -5}, "max_nodes -5"),
+        ({"max_nodes": LARGEST_INTEGER + 1}, f"max_nodes {LARGEST_INTEGER + 1}"),
+        ({"time_limit": 0.0}, "time_limit 0.0"),
+        ({"time_limit": -1.0}, "time_limit -1.0"),
+        ({"time_limit": NAN}, "time_limit nan"),
+        ({"time_limit": -INF}, "time_limit -inf"),
+        ({"memory_bytes": 1}, "memory_bytes 1 "),
+        ({"memory_bytes": (1 << 40) + 1}, f"memory_bytes {(1 << 40) + 1} "),
     ],
 )
 def test_limits_refuse_a_budget_no_search_can_use(budgets, named):

@@ -154,3 +154,66 @@ def test_a_document_gone_wrong_is_rejected(kind, arguments, spoil):
     validator(kind).validate(document)
     with pytest.raises(jsonschema.ValidationError):
         validator(kind).validate(document | spoil)
+
+
+# --- the library's to_json is what the commands print ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "settings"),
+    [
+        (["--policy", "greedy"], {"policy": "greedy"}),
+        (
+            ["--samples", "2", "--max-nodes", "500", "--seed", "4"],
+            {"samples": 2, "max_nodes": 500, "seed": 4},
+        ),
+    ],
+    ids=["greedy", "sampling"],
+)
+def test_a_hint_from_python_is_the_commands_json(arguments, settings):
+    import solver
+
+    document = solver.hint(solver.deal(12), "yukon", **settings).to_json()
+    assert_valid(document, HINT)
+    assert document == json.loads(run("hint", "12", *arguments, "--json"))
+
+
+def test_the_daily_deal_from_python_is_the_commands_json():
+    import solver
+
+    document = solver.daily_deal("russian", "hard", "2026-12-24").to_json()
+    assert_valid(document, DAILY)
+    printed = run("daily", "--variant", "russian", "--tier", "hard", "--date", "2026-12-24", "--json")
+    assert document == json.loads(printed)
+
+
+def test_a_deal_number_beyond_2_53_is_written_as_text_and_read_back():
+    import solver
+    from solver.record import Record
+
+    huge = 99999999999999999999
+    record = solver.solve_deal(huge, "russian", limits=solver.Limits(max_nodes=1)).record
+    document = record.to_json()
+    assert document["deal"] == str(huge) and json.loads(json.dumps(document), parse_int=float)["deal"] == str(
+        huge
+    )
+    assert_valid(document, RECORD)
+    assert Record.from_json(document) == record and record.deal == huge
+    report = solver.verify_results([json.dumps(document), json.dumps(document | {"deal": huge})])
+    assert (report["unverifiable"], report["unreadable"], report["illegal"]) == (2, 0, 0)
+    small = record.to_json() | {"deal": 2**53 - 1}
+    assert_valid(small, RECORD)
+    with pytest.raises(jsonschema.ValidationError):
+        validator(RECORD).validate(document | {"deal": "12"})  # a small number stays an integer
+
+
+def test_a_board_and_a_verify_report_from_python_are_the_commands_json(legacy_store, tmp_path):
+    import solver
+
+    board = solver.deal(3, "milligan").to_json()
+    assert_valid(board, BOARD)
+    assert board == json.loads(run("deal", "3", "--variant", "milligan", "--format", "json"))
+    lines = (LEGACY / "export-v1.jsonl").read_text().splitlines()
+    report = solver.verify_results(lines, "file " + str(LEGACY / "export-v1.jsonl"))
+    assert_valid(report, VERIFY_REPORT)
+    assert report == json.loads(run("verify", LEGACY / "export-v1.jsonl", "--json"))

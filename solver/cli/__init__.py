@@ -17,7 +17,7 @@ import click
 
 from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
-from solver.errors import YukonError, clipped, error_line
+from solver.errors import YukonError, clipped, command_line_message, error_line
 from solver.interrupts import CtrlC, exit_status
 from solver.version import __version__
 
@@ -62,7 +62,9 @@ class YukonGroup(click.Group):
             click.echo(error.format_message(), err=True)
             status = 2
         except (YukonError, click.UsageError) as error:
-            status = fail(error.format_message() if isinstance(error, click.UsageError) else str(error))
+            status = fail(
+                error.format_message() if isinstance(error, click.UsageError) else command_line_message(error)
+            )
         except click.ClickException as error:
             status = fail(error.format_message(), error.exit_code)
         except BrokenPipeError:  # the output's reader left (``| head``) before the last write

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import click
 
-from solver.api import catalogue_folder, catalogue_hits, daily_deal, solve_deal
+from solver.api import solve_deal
 from solver.catalogue.files import rule_set_name
+from solver.catalogue_api import catalogue_folder, catalogue_hits, daily_deal
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -25,7 +26,6 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.errors import YukonError
-from solver.formats import DAILY, stamped
 from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
@@ -210,12 +210,17 @@ def daily(day, variant, foundation_return, numbering, tier, directory, as_json):
     """The deal of the day for a rule set and tier (the algorithm is in catalogue/README.md);
     a rule set that has no catalogue is refused in one line."""
     chosen_day = parse_date(day)
-    served = daily_deal(variant, tier, chosen_day, directory, foundation_return, numbering)
+    served = daily_deal(
+        variant,
+        tier,
+        chosen_day,
+        directory=directory,
+        foundation_return=foundation_return,
+        numbering=numbering,
+    )
     entry, pick = served.entry, served.pick
     if as_json:
-        click.echo(
-            json.dumps(stamped({"date": chosen_day.isoformat(), "entry_index": pick.index, **entry}, DAILY))
-        )
+        click.echo(json.dumps(served.to_json()))
         return
     click.echo(
         f"{chosen_day.isoformat()} {rule_set_name(variant, foundation_return, numbering)} {tier}: "
@@ -244,7 +249,7 @@ CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
 def check(deal, variant, numbering, directory, then_solve, limits):
     """Is deal DEAL in a catalogue of VARIANT (any shipped rule set), and in which tier?"""
     number = parse_deal_number(deal)
-    hits = catalogue_hits(number, variant, numbering, directory)
+    hits = catalogue_hits(number, variant, numbering=numbering, directory=directory)
     if hits:
         where = ", ".join(f"{hit.rule_set} {hit.tier} ({hit.path.name})" for hit in hits)
         click.echo(f"{variant} {numbering} deal {number}: solvable, in the catalogues {where}")
@@ -256,7 +261,7 @@ def check(deal, variant, numbering, directory, then_solve, limits):
     from solver.rules import Rules
 
     with passing_ctrl_c_on():
-        outcome = solve_deal(number, Rules(variant), numbering, limits)
+        outcome = solve_deal(number, Rules(variant), numbering=numbering, limits=limits)
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {outcome.status}")
     sys.exit(CHECK_VERDICTS[outcome.status])
 

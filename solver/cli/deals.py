@@ -17,7 +17,6 @@ from solver.cli.options import (
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted, decoded_text
 from solver.explain import board_sentence
-from solver.formats import BOARD, stamped
 from solver.notation import replay_tokens
 from solver.numbering import deal_board
 from solver.ranges import split_numbering
@@ -39,7 +38,7 @@ def deal(deal, variant, numbering, output_format):
     """
     board = deal_board(variant, parse_deal_number(deal), numbering)
     if output_format == "json":
-        click.echo(json.dumps(stamped(board.to_json(), BOARD)))
+        click.echo(json.dumps(board.to_json()))
     else:
         echo(board.to_text(), nl=False)
 

@@ -17,7 +17,6 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError
-from solver.formats import HINT, stamped
 from solver.result import LARGEST_INTEGER
 
 
@@ -97,7 +96,7 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
         seed=seed,
     )
     if as_json:
-        click.echo(json.dumps(stamped(answer.as_dict() | {"policy": policy, "seed": seed}, HINT)))
+        click.echo(json.dumps(answer.to_json()))
     else:
         echo(answer.text())
     sys.exit(answer.exit_status)

@@ -9,7 +9,6 @@ import click
 
 from solver.cli.options import input_name, json_option
 from solver.errors import YukonError, counted
-from solver.formats import STATS, VERIFY_REPORT, stamped
 
 # How often ``verify`` says how far it got.
 PROGRESS_SECONDS = 5.0
@@ -19,7 +18,7 @@ def print_summary(summary: dict, as_json: bool) -> None:
     """A store's summary as JSON or as text."""
     from solver.runs.summary import format_summary
 
-    click.echo(json.dumps(stamped(summary, STATS), allow_nan=False) if as_json else format_summary(summary))
+    click.echo(json.dumps(summary, allow_nan=False) if as_json else format_summary(summary))
 
 
 @click.command()
@@ -41,7 +40,7 @@ def verify(results, as_json):
     report = verify_results(results, source, ProgressLines(source))
     counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
     if as_json:  # the report, unreadable lines and all; their error line follows on stderr
-        click.echo(json.dumps(stamped(report, VERIFY_REPORT)))
+        click.echo(json.dumps(report))
     else:
         for problem in report["problems"]:
             click.echo(problem, err=True)

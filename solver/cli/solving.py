@@ -103,7 +103,7 @@ def stream_records(deals, rules, numbering, limits) -> None:
     one's record (as ``export`` writes it) on a line of its own as soon as it is decided;
     exits 0 once every deal has its line, 130 after Ctrl-C (the deal it stopped has none)."""
     for number in deals:
-        outcome = solve_deal(number, rules, numbering, limits)
+        outcome = solve_deal(number, rules, numbering=numbering, limits=limits)
         if outcome.budget == Spent.INTERRUPTED:
             sys.exit(exit_status())
         click.echo(json.dumps(outcome.record.to_json(), allow_nan=False))

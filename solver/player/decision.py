@@ -1,6 +1,7 @@
 """A policy's decision: the move, how sure it is, and a reason a person can read."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver.explain import move_sentence
 from solver.player.view import View
@@ -52,7 +53,7 @@ class Confidence:
             words += "; the solver proved every sampled world lost"
         return words
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         low, high = self.interval
         return {
             "won": self.won,

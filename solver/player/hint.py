@@ -2,10 +2,11 @@
 already played (a hint never undoes the last move nor returns to a position seen)."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver import reference
 from solver.board import UNKNOWN, Board, check_board
-from solver.errors import YukonError
+from solver.errors import ArgumentError, YukonError
 from solver.notation import move_token
 from solver.player.decision import Confidence
 from solver.player.history import NO_HISTORY, History, led_to, played_from
@@ -41,7 +42,7 @@ class Hint:
         sure = "" if self.confidence is None else f" ({self.confidence.text()})"
         return f"{self.move}{sure}: {self.reason}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON form: ``confidence`` stays the fraction it was in release 0.1.0;
         ``sampled`` holds the k of n behind it and its interval."""
         sampled = None if self.confidence is None else self.confidence.as_dict()
@@ -92,10 +93,11 @@ def game_so_far(board: Board, rules: Rules, after: str = "", history: str = "") 
     try:
         final, played = played_from(board, after.split(), rules)
     except (IllegalMove, YukonError) as error:
-        raise YukonError(f"--after: {error}") from None
+        raise ArgumentError("after", f": {error}") from None
     if any(UNKNOWN in cards[down:] for cards, down in zip(final.columns, final.face_down_counts)):
-        raise YukonError(
-            "--after: a move shows a card the board leaves unknown (<?> or Stock: ?): give the "
-            "position after it with --board and the moves before it with --history"
+        raise ArgumentError(
+            "after",
+            ": a move shows a card the board leaves unknown (<?> or Stock: ?): give the "
+            "position after it as the board and the moves before it as the history",
         )
     return final, History(earlier.seen | played.seen, played.last or earlier.last)

@@ -18,7 +18,7 @@ What the workers run is in ``player_work``: a fault on a deal is reported and no
 so the deal is retried by the next run.
 """
 
-from solver.errors import YukonError
+from solver.errors import ArgumentError, YukonError
 from solver.numbering import check_deal_number
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
@@ -68,7 +68,7 @@ def check_count(option: str, value: int, largest: int = LARGEST_INTEGER) -> None
 
 def check_seed(seed: int) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise YukonError(f"--seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+        raise ArgumentError("seed", f" must be a whole number from 0 to 2**63 - 1, not {seed!r}")
 
 
 def run_plays(

@@ -4,6 +4,7 @@ import json
 import math
 from collections import Counter
 
+from solver.formats import STATS, json_deal, stamped
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.stats import clustered_rate_entry, length_summary, percentile, rate_entry, win_rates
@@ -12,7 +13,8 @@ from solver.store.player_rows import TIER_NAMES
 
 
 def summarize(store_path) -> dict:
-    """Everything ``yukon stats`` reports, as a JSON-serialisable dict."""
+    """Everything ``yukon stats`` reports, as a JSON object with its format keys (``yukon stats
+    --json`` prints it)."""
     with Store.open_existing(store_path) as store:
         meta, rules = store.meta, store.rules
         figures = store.summary_figures()
@@ -23,35 +25,38 @@ def summarize(store_path) -> dict:
     solved, unsolvable, unknown = counts[SOLVED], counts[UNSOLVABLE], counts[UNKNOWN]
     total = solved + unsolvable + unknown
     total_seconds = math.fsum(seconds)
-    return {
-        "store": str(store_path),
-        "rules": rules.as_dict(),
-        "numbering": meta["numbering"],
-        "created_at": meta.get("created_at"),
-        "created_by": meta.get("created_by"),
-        "deals": {"total": total, "first": first, "last": last},
-        "counts": {SOLVED: solved, UNSOLVABLE: unsolvable, UNKNOWN: unknown},
-        "unknown_causes": dict(sorted(figures["unknown_causes"].items())),
-        "win_rate": win_rates(solved, unsolvable, unknown),
-        "seconds_per_deal": {
-            "total": total_seconds,
-            "mean": total_seconds / total if total else None,
-            "median": percentile(seconds, 0.5),
-            "p90": percentile(seconds, 0.9),
-            "p99": percentile(seconds, 0.99),
-            "max": seconds[-1] if seconds else None,
+    return stamped(
+        {
+            "store": str(store_path),
+            "rules": rules.as_dict(),
+            "numbering": meta["numbering"],
+            "created_at": meta.get("created_at"),
+            "created_by": meta.get("created_by"),
+            "deals": {"total": total, "first": json_deal(first), "last": json_deal(last)},
+            "counts": {SOLVED: solved, UNSOLVABLE: unsolvable, UNKNOWN: unknown},
+            "unknown_causes": dict(sorted(figures["unknown_causes"].items())),
+            "win_rate": win_rates(solved, unsolvable, unknown),
+            "seconds_per_deal": {
+                "total": total_seconds,
+                "mean": total_seconds / total if total else None,
+                "median": percentile(seconds, 0.5),
+                "p90": percentile(seconds, 0.9),
+                "p99": percentile(seconds, 0.99),
+                "max": seconds[-1] if seconds else None,
+            },
+            "nodes": {
+                "total": figures["nodes"],
+                "per_second": figures["nodes"] / total_seconds if total_seconds > 0 else None,
+            },
+            "solution_length": length_summary(lengths),
+            "time_limits": figures["time_limits"],
+            "max_nodes": figures["max_nodes"],
+            "solver_versions": figures["solver_versions"],
+            "policies": [policy_summary(row, by_deal[row["policy"], row["settings"]]) for row in policies],
+            "tiers": [tier_summary(series) for series in tiers],
         },
-        "nodes": {
-            "total": figures["nodes"],
-            "per_second": figures["nodes"] / total_seconds if total_seconds > 0 else None,
-        },
-        "solution_length": length_summary(lengths),
-        "time_limits": figures["time_limits"],
-        "max_nodes": figures["max_nodes"],
-        "solver_versions": figures["solver_versions"],
-        "policies": [policy_summary(row, by_deal[row["policy"], row["settings"]]) for row in policies],
-        "tiers": [tier_summary(series) for series in tiers],
-    }
+        STATS,
+    )
 
 
 def policy_summary(row: dict, by_deal: dict[str, list[tuple[int, int]]]) -> dict:
