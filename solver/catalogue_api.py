@@ -7,12 +7,13 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from solver.catalogue.checks import checked_entry, checked_file, load_checked
 from solver.catalogue.entries import difficulty_of
-from solver.catalogue.files import load_checked, read_catalogue, read_manifest, rule_set_name, rule_set_of
+from solver.catalogue.files import read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
 from solver.errors import ArgumentError, type_name
 from solver.formats import DAILY, stamped
-from solver.numbering import check_deal_number
+from solver.numbering import check_deal_number, deal_board
 from solver.ranges import named_deal
 from solver.result import TIER_NAMES
 from solver.rules import Rules, rules_named
@@ -47,23 +48,28 @@ def catalogue_hits(
     directory: str | Path | None = None,
 ) -> tuple[CatalogueHit, ...]:
     """Every catalogue of ``variant`` (a name or Rules: either way both rule sets of its
-    variant, with and without foundation return) in ``numbering`` (shipped or in
-    ``directory``, in manifest order) that holds deal ``number`` (as ``deal`` reads it);
-    empty when none does (then only ``solve_deal`` can tell whether it is solvable). A folder
-    that holds no catalogue is a YukonError."""
+    variant, with and without foundation return, and every numbering; shipped or in
+    ``directory``, in manifest order) that holds deal ``number`` of ``numbering`` (as ``deal``
+    reads it): an entry whose opening is that deal's, so an ``ms`` number below 32,000,
+    PySolFC's own deal, is found in a ``pysol`` catalogue; empty when none does (then only
+    ``solve_deal`` can tell whether it is solvable). A deal the numbering does not have, a
+    folder that holds no catalogue, a file of the variant that ``catalogue verify`` would
+    refuse (its checksum, shape or count) or a hit whose line does not replay as a win is a
+    YukonError."""
     name = rules_named(variant).variant
     number, numbering = named_deal(number, numbering)
     check_deal_number(name, number, numbering)
+    opening = deal_board(name, number, numbering).to_text()
     folder = catalogue_folder(directory)
     hits = []
     for record in read_manifest(folder)["files"]:
-        if rule_set_of(record)[0::2] != (name, numbering):
+        if record.get("variant") != name:
             continue
-        path = folder / str(record.get("file"))
-        entries = read_catalogue(path)["entries"] if path.exists() else []
-        for entry in entries:
-            if (entry.get("numbering"), entry.get("deal")) == (numbering, number):
-                hits.append(CatalogueHit(record["tier"], path, entry, rule_set_name(*rule_set_of(record))))
+        path, catalogue = folder / str(record.get("file")), checked_file(folder, record)
+        for entry in catalogue["entries"]:
+            if entry.get("board") == opening:
+                served = checked_entry(path, catalogue, entry)
+                hits.append(CatalogueHit(record["tier"], path, served, rule_set_name(*rule_set_of(record))))
     return tuple(hits)
 
 

@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import RULE_SETS, deal_numbers
 
 import solver
 from solver import Game, Move
@@ -14,7 +15,6 @@ from solver.cards import card_text
 from solver.notation import move_token
 from solver.numbering import deal_board
 from solver.reference import apply_move, legal_moves
-from tests.strategies import RULE_SETS, deal_numbers
 
 RUSSIAN_LOST = 1  # proved unsolvable before any move (tests/test_api.py)
 
