@@ -38,7 +38,7 @@ import numpy as np
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
-from solver.player.ladder import GATE, LADDER
+from solver.player.ladder import GATE, LADDER, Rung
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
@@ -175,16 +175,28 @@ def model_header(label: str) -> dict:
     """The ``difficulty_model`` a catalogue file states: the model, its prior, the rungs
     with their skills, and the thresholds; enough to recompute every entry's difficulty."""
     model = calibration(label)
-    rungs = [
-        {"name": rung.name, "policy": rung.policy, "settings": dict(rung.settings), "games": rung.games}
-        for rung in LADDER[: len(model["skills"])]
-    ]
+    return stated_model(LADDER[: len(model["skills"])], model)
+
+
+def rung_json(rung: Rung) -> dict:
+    """A rung as a file's ``difficulty_model`` states it (``floor`` only when it is one)."""
+    floor = {"floor": True} if rung.floor else {}
+    return {
+        "name": rung.name,
+        "policy": rung.policy,
+        "settings": dict(rung.settings),
+        "games": rung.games,
+    } | floor
+
+
+def stated_model(rungs, model: dict) -> dict:
+    """The ``difficulty_model`` of ``rungs`` with ``model``'s skills, thresholds and tiering."""
     tiering = {"tiering": tiering_json(model["tiering"])} if "tiering" in model else {}
     return {
         "model": "rasch",
         "prior_sd": PRIOR_SD,
         "gate": GATE,
-        "rungs": rungs,
+        "rungs": [rung_json(rung) for rung in rungs],
         "skills": list(model["skills"]),
         "thresholds": list(model["thresholds"]),
     } | tiering
