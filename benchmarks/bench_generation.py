@@ -92,12 +92,44 @@ def tier_figures(catalogue: dict) -> dict:
     }
 
 
+def rate_cell(rate: dict | None) -> str:
+    if rate is None:
+        return "no games"
+    if rate["low"] is None:
+        return f"{100 * rate['rate']:.1f}% ({rate['deals']} deal)"
+    return (
+        f"{100 * rate['rate']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}, {rate['deals']} deals)"
+    )
+
+
+def readme_table(figures: dict) -> str:
+    """The rule set's tiers as catalogue/README.md shows them."""
+    model, names = figures["model"], [rung["name"] for rung in figures["model"]["rungs"]]
+    skills = ", ".join(f"{name} {skill}" for name, skill in zip(names, model["skills"]))
+    head = (
+        f"**{figures['rule_set']}** ({figures['deals']} generation 1 entries; skills {skills}; "
+        f"thresholds {model['thresholds'][0]} / {model['thresholds'][1]})\n\n"
+        f"| tier | entries | scores | largest share | difficulty | {' | '.join(names)} |\n"
+        f"| --- | --- | --- | --- | --- |{' --- |' * len(names)}\n"
+    )
+    rows = [
+        f"| {tier} | {f['entries']:,} | {f['distinct_scores']} | {100 * f['largest_share']:.1f}% | "
+        f"{f['difficulty'][0]} to {f['difficulty'][1]} | "
+        + " | ".join(rate_cell(f["rungs"][name]) for name in names)
+        + " |"
+        for tier, f in figures["tiers"].items()
+    ]
+    return head + "\n".join(rows) + "\n"
+
+
 def plot(catalogues: list[dict], path: Path, title: str) -> None:
     pyplot = load_pyplot()
     figure, axes = pyplot.subplots(figsize=(8, 4))
+    everything = [entry["difficulty"] for catalogue in catalogues for entry in catalogue["entries"]]
+    bins = [min(everything) + (max(everything) - min(everything)) * step / 120 for step in range(121)]
     for catalogue in catalogues:
         scores = [entry["difficulty"] for entry in catalogue["entries"]]
-        axes.hist(scores, bins=80, color=TIER_COLOURS[catalogue["tier"]], label=catalogue["tier"], alpha=0.8)
+        axes.hist(scores, bins=bins, color=TIER_COLOURS[catalogue["tier"]], label=catalogue["tier"])
     axes.set_xlabel("difficulty (logits)")
     axes.set_ylabel("entries")
     axes.set_title(title)
@@ -143,7 +175,7 @@ def main() -> None:
         args.plots / f"ladder_{name}-g{GENERATION}.png",
         f"{name} generation {GENERATION} ({date.today()})",
     )
-    print(json.dumps(figures["tiers"], indent=1))
+    print(readme_table(figures))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,9 @@ KEYED_SORT = "keyed-sort-sha256"
 # served within the last GAP days (``schedule`` states the rule).
 SPACED = "keyed-spaced-sha256"
 METHODS = (AFFINE, KEYED_SORT, SPACED)
-# The fewest days between two servings of one deal in a tier under the spaced method.
-GAP = 365
+# The fewest days between two servings of one deal in a tier under the spaced method: none is
+# served twice within 365 days (so never on one date of two successive years, leap or not).
+GAP = 366
 # The first day of every schedule so far (release 0.1.0's EPOCH).
 FIRST_START = date(2026, 1, 1)
 # The manifest format version that holds a schedule; version 1 means LEGACY_SCHEDULE.

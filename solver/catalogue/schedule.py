@@ -14,7 +14,8 @@ the order of the epoch's method:
   manifests that state it keep it): the pool sorted by the SHA-256 digest of
   ``"key/file/cycle/deal"`` (``file``: the file's name in the manifest), then by index;
 - ``keyed-spaced-sha256`` (from 2027-01-01, generation 2): no deal of a tier comes back
-  within ``GAP`` = 365 days, across cycles and epochs. Each cycle's pool is sorted as by
+  within 365 days (``GAP`` = 366: two servings are at least 366 days apart), across cycles
+  and epochs. Each cycle's pool is sorted as by
   ``keyed-sort-sha256`` (its ``remaining`` list). Day by day from the epoch's first day, the
   deal of the day is the first entry of ``remaining`` whose deal number was last served by
   this tier's schedule (any epoch, any generation's file) at least GAP days earlier, or never
@@ -26,7 +27,7 @@ the order of the epoch's method:
   So every entry comes once a cycle, and when every pool holds at least GAP entries some
   entry is always eligible (on day ``q`` of a cycle at most ``GAP - 1 - q`` of the unserved
   ``n - q`` were served in the GAP - 1 days before it): no deal is served twice within
-  GAP days (any GAP consecutive days show GAP distinct deals). A smaller pool repeats as
+  365 days (any GAP consecutive days show GAP distinct deals). A smaller pool repeats as
   little as it can.
 
 So no entry comes back within a cycle, and an extension published with ``since`` after
