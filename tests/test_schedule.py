@@ -553,3 +553,13 @@ def test_a_spaced_pool_smaller_than_the_gap_serves_the_deal_served_longest_ago()
     spaced = (Epoch(EPOCH, SPACED, "test"),)
     served_days = list(served(listing([EPOCH] * 5), spaced, EPOCH, EPOCH + timedelta(days=24)))
     assert gaps(served_days) == [5] * 20
+
+
+def test_yukon_daily_prints_the_solution_only_when_asked():
+    asked = ["daily", "--date", "2027-02-03", "--variant", "yukon", "--tier", "hard"]
+    plain, shown, as_json = run(*asked), run(*asked, "--solution"), run(*asked, "--json")
+    entry = json.loads(as_json.stdout)
+    assert plain.exit_code == shown.exit_code == as_json.exit_code == 0
+    assert entry["solution"] not in plain.stdout and f"solvable in {entry['length']} moves" in plain.stdout
+    assert f"solution ({entry['length']} moves): {entry['solution']}" in shown.stdout
+    assert entry["file"] == "yukon-hard-g2.json" and f"of {entry['file']}," in plain.stdout
