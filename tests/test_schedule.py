@@ -487,30 +487,42 @@ def gaps(served_days) -> list[int]:
     return found
 
 
-def shipped_listings(variant: str, tier: str) -> dict:
-    """The shipped files of a tier, by generation, as the schedule reads them."""
+def shipped_listings(
+    variant: str, tier: str, foundation_return: bool = False, numbering: str = "pysol"
+) -> dict:
+    """The shipped files of a rule set's tier, by generation, as the schedule reads them."""
     manifest = read_manifest(shipped_directory())
     return {
         record.get("generation", 1): listing_of(
             read_catalogue(shipped_directory() / record["file"]), record["file"]
         )
         for record in manifest["files"]
-        if (rule_set_of(record), record["tier"]) == ((variant, False, "pysol"), tier)
+        if (rule_set_of(record), record["tier"]) == ((variant, foundation_return, numbering), tier)
     }
 
 
-@pytest.mark.parametrize("tier", ["easy", "normal", "hard"])
-@pytest.mark.parametrize("variant", ["yukon", "russian"])
-def test_no_tier_serves_a_deal_twice_within_365_days_from_2026_to_2033(variant, tier):
-    listings = shipped_listings(variant, tier)
+SHIPPED_TIERS = sorted(
+    {(*rule_set_of(record), record["tier"]) for record in read_manifest(shipped_directory())["files"]}
+)
+
+
+@pytest.mark.parametrize(("variant", "foundation_return", "numbering", "tier"), SHIPPED_TIERS)
+def test_no_tier_serves_a_deal_twice_within_365_days_from_2026_to_2033(
+    variant, foundation_return, numbering, tier
+):
+    listings = shipped_listings(variant, tier, foundation_return, numbering)
+    first_listing = listings[1]
     served_days = list(served(listings, SCHEDULE, EPOCH, date(2033, 12, 31)))
-    assert len(served_days) == (date(2033, 12, 31) - EPOCH).days + 1
-    assert min(gaps(served_days)) >= GAP
-    # The first epoch is release 0.1.0's, unchanged.
-    first = read_catalogue(shipped_directory() / f"{variant}-{tier}.json")
-    for day, chosen, _served in served_days[::7]:
+    assert len(served_days) == (date(2033, 12, 31) - max(EPOCH, min(first_listing.sinces))).days + 1
+    assert min(gaps(served_days)) >= GAP > 365
+    # The first epoch is release 0.1.0's order, unchanged; the second serves the newest file.
+    newest = listings[max(listings)].name
+    for day, chosen, served_listing in served_days[::7]:
         if day <= LAST_AFFINE_DAY:
-            assert chosen.index == release_1_pick(listing_of(first, "x").sinces, variant, tier, day)
+            assert chosen.index == release_1_pick(first_listing.sinces, variant, tier, day)
+            assert served_listing is first_listing
+        else:
+            assert served_listing.name == newest
 
 
 def test_yukon_normal_3509_no_longer_comes_back_on_2027_01_01():
