@@ -14,6 +14,11 @@ score would move shipped entries to another tier, or (release 0.1.0's files) the
 failure rate's. The ladder's games of a deal are fixed by the deal, so the same version and
 deal always give the same score.
 
+**Generation 2** files (``solver.catalogue.generation``) are scored the same way by
+``ladder.LADDER_2``'s first rungs (the floor rungs below greedy, then greedy and the sampling
+rungs), with skills and thresholds fitted for them and stated in each file's
+``difficulty_model`` (``stated_model``), which ``ladder_rating`` reads as it reads any.
+
 **The greedy rating** (``rate``, ``yukon rate``, release 0.1.0's catalogues):
 
 A rating plays the greedy player ``runs`` times (R >= 16 for a catalogue) from the deal's
