@@ -108,3 +108,24 @@ def test_a_generation_2_entry_is_a_generation_1_entry_rescored(name):
         }
         floors = len(entry["ladder"]) - len(first["ladder"])
         assert entry["ladder"][floors:] == first["ladder"] and entry["tier"] == catalogue["tier"]
+
+
+@pytest.mark.parametrize("generation", ["2", 0, 1.5])
+def test_a_manifest_record_with_a_bad_generation_names_no_file(generation):
+    from solver.catalogue.files import record_problem
+
+    record = read_manifest(SHIPPED)["files"][0] | {"generation": generation}
+    assert "generation" in record_problem(record)
+
+
+def test_a_floor_rung_plays_the_greedy_player_with_its_share_of_random_moves():
+    from solver.numbering import deal_board
+    from solver.player.greedy import Greedy
+    from solver.player.ladder import FLOOR, deal_seeds
+    from solver.rules import Rules
+
+    board, rules = deal_board("yukon", 2), Rules("yukon")
+    for rung in FLOOR:
+        seeds = deal_seeds(rung.name, 2, rung.games)
+        expected = sum(Greedy(random_moves=dict(rung.settings)["random_moves"]).wins(board, rules, seeds))
+        assert rung.wins(board, rules, 2) == expected

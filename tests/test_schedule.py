@@ -336,6 +336,14 @@ def manifest_with(schedule) -> dict:
         ([{"start": "2027-01-01", "method": AFFINE}], "epoch 1 has no text 'key'"),
         ([{"start": "2027-13-01", "method": AFFINE, "key": ""}], "epoch 1 has a bad 'start'"),
         (schedule_json()[::-1], "epoch 2 does not start after epoch 1"),
+        (
+            [{"start": "2027-01-01", "method": SPACED, "key": "", "generation": 0}],
+            "epoch 1 has a bad 'generation'",
+        ),
+        (
+            [{"start": "2027-01-01", "method": SPACED, "key": "", "generation": "2"}],
+            "epoch 1 has a bad 'generation'",
+        ),
     ],
 )
 def test_a_malformed_schedule_is_refused_in_one_line(schedule, message):
@@ -575,3 +583,9 @@ def test_yukon_daily_prints_the_solution_only_when_asked():
     assert entry["solution"] not in plain.stdout and f"solvable in {entry['length']} moves" in plain.stdout
     assert f"solution ({entry['length']} moves): {entry['solution']}" in shown.stdout
     assert entry["file"] == "yukon-hard-g2.json" and f"of {entry['file']}," in plain.stdout
+
+
+def test_an_epoch_states_its_generation_only_past_the_first():
+    assert schedule_json()[0] == {"start": "2026-01-01", "method": AFFINE, "key": ""}
+    assert schedule_json()[1]["generation"] == 2
+    assert read_schedule(manifest_with(schedule_json()), "manifest.json") == SCHEDULE
