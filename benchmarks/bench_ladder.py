@@ -28,7 +28,7 @@ and difficulties together, and takes the thirds of the difficulties as the tier 
 it reports the share of deals per tier and each rung's win rate there (intervals clustered
 by deal), writes ``benchmarks/results/ladder_<rule set>.json`` and the score distribution
 ``ladder_<rule set>.png``, and writes the rule set's skills and thresholds into
-``solver/player/ladder_calibration.py`` (what ``yukon catalogue build`` scores with). With
+``solver/player/ladder_calibration.json`` (package data: what ``yukon catalogue build`` scores with). With
 ``--catalogue``, it also tiers the shipped entries by the new thresholds: where any entry
 would change tier, the calibration keeps the tiers of the rule set's earlier calibration
 (a ``tiering``: its rungs, skills and thresholds), which the files then state.
@@ -376,26 +376,10 @@ def main() -> None:
         write_figures(figures, rule_set_name(rules.variant, rules.foundation_return, args.numbering))
 
 
-def python_text(value) -> str:
-    """``value`` (numbers, text, tuples and dicts of them) as ``ruff format`` writes it."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f'"{key}": {python_text(item)}' for key, item in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return repr(tuple(value))
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
 def write_calibration(calibrations: dict) -> None:
-    """Rewrite ``solver/player/ladder_calibration.py`` with ``calibrations``, its docstring kept."""
-    path = Path(calibration_module.__file__)
-    lines = [
-        f'    "{label}": {{\n'
-        + "".join(f'        "{key}": {python_text(value)},\n' for key, value in entry.items())
-        + "    },"
-        for label, entry in sorted(calibrations.items())
-    ]
-    text = f'"""{calibration_module.__doc__}"""\n\nLADDER_CALIBRATION = {{\n' + "\n".join(lines) + "\n}\n"
-    replace_file(path, text.encode("utf-8"))
+    """Rewrite the package data ``solver/player/ladder_calibration.json`` with ``calibrations``."""
+    data = {label: calibrations[label] for label in sorted(calibrations)}
+    replace_file(calibration_module.CALIBRATION_FILE, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
 if __name__ == "__main__":

@@ -135,8 +135,10 @@ class DailyDeal:
     pick: DailyPick
 
     def to_json(self) -> dict[str, Any]:
-        """The entry with the date and its index in the catalogue file, and the format keys."""
-        return stamped({"date": self.day.isoformat(), "entry_index": self.pick.index, **self.entry}, DAILY)
+        """The entry with the date, the catalogue file and the entry's index in it, and the
+        format keys."""
+        where = {"date": self.day.isoformat(), "file": self.pick.file, "entry_index": self.pick.index}
+        return stamped(where | self.entry, DAILY)
 
 
 def day_named(day: date | str | None) -> date:

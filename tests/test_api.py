@@ -269,14 +269,16 @@ def test_a_tier_in_order_of_difficulty_keeps_every_entry_and_file_order_on_ties(
 
 
 def test_the_daily_deal_is_an_entry_and_none_comes_back_within_days():
-    entries = solver.load_catalogue("yukon", "easy")["entries"]
-    start = date(2026, 12, 24)
+    from solver.catalogue.files import read_catalogue, shipped_directory
+
+    start = date(2026, 12, 24)  # the days cross into 2027, served from the files of generation 2
     served = [solver.daily_deal("yukon", "easy", start + timedelta(days=n)) for n in range(30)]
     assert all(
         isinstance(daily, solver.DailyDeal) and isinstance(daily.pick, solver.DailyPick) for daily in served
     )
-    assert all(entries[daily.pick.index] == daily.entry for daily in served)
-    assert len({daily.pick.index for daily in served}) == 30
+    files = {daily.pick.file: read_catalogue(shipped_directory() / daily.pick.file) for daily in served}
+    assert all(files[daily.pick.file]["entries"][daily.pick.index] == daily.entry for daily in served)
+    assert len({daily.entry["deal"] for daily in served}) == 30 and len(files) == 2
     assert served[0].day == start and solver.daily_deal("yukon", "easy").day == date.today()
 
 

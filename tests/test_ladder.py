@@ -11,7 +11,7 @@ from solver.catalogue.entries import score_problem
 from solver.catalogue.ladder_games import LadderGames
 from solver.numbering import deal_board
 from solver.player.difficulty import ladder_rating, ladder_tier
-from solver.player.ladder import GATE, LADDER, Rung, deal_seeds, ladder_games, plays
+from solver.player.ladder import FLOOR, GATE, LADDER, LADDER_2, LADDERS, Rung, deal_seeds, ladder_games, plays
 from solver.player.rasch import fit_rasch, sigmoid
 from solver.rules import Rules
 from solver.stats import clustered_rate_entry, wilson_interval
@@ -190,3 +190,57 @@ def test_a_tiering_by_earlier_rungs_keeps_the_tier_the_refined_score_would_chang
     )
     with pytest.raises(ValueError, match="2 rungs' games for a model of 3 rungs"):
         ladder_rating(games[:2], refined)
+
+
+def test_floor_rungs_play_every_deal_and_gate_no_rung():
+    greedy_at = LADDER_2.index(LADDER[0])
+    assert all(plays(index, [], LADDER_2) for index, rung in enumerate(LADDER_2) if rung.floor)
+    # Greedy plays every deal, whatever the floor rungs won; sampling reads only greedy's games.
+    assert plays(greedy_at, [(64, 64), (32, 32)], LADDER_2)
+    assert plays(greedy_at + 1, [(64, 64), (32, 32), (GATE * 32, 32)], LADDER_2)
+    assert not plays(greedy_at + 1, [(0, 64), (0, 32), (GATE * 32 + 1, 32)], LADDER_2)
+
+
+def test_generation_2_is_generation_1_between_the_floor_and_the_expert():
+    assert LADDER_2[: len(FLOOR)] == FLOOR and all(rung.floor for rung in FLOOR)
+    assert LADDER_2[len(FLOOR) : -1] == LADDER and LADDERS == {1: LADDER, 2: LADDER_2}
+    top = LADDER_2[-1]
+    assert (top.name, top.policy, top.floor) == ("expert", "expert", False)
+
+
+def test_random_moves_make_a_weaker_greedy_that_still_never_peeks():
+    from solver.player.greedy import Greedy
+    from solver.player.view import view_of
+
+    rules = Rules("yukon")
+    deals = range(1, 31)
+    wins = {
+        share: sum(
+            sum(Greedy(random_moves=share).wins(deal_board("yukon", deal), rules, [1, 2, 3, 4]))
+            for deal in deals
+        )
+        for share in (0, 500, 1000)
+    }
+    assert wins[0] > wins[500] > wins[1000]
+    assert Greedy(random_moves=0).wins(deal_board("yukon", 5), rules, [1, 2]) == Greedy().wins(
+        deal_board("yukon", 5), rules, [1, 2]
+    )
+    board = deal_board("yukon", 3)
+    player = Greedy(random_moves=1000)
+    moves = {player.decide(view_of(board, rules), seed).move for seed in range(8)}
+    assert len(moves) > 1 and all(move in reference_moves(board, rules) for move in moves)
+
+
+def reference_moves(board, rules):
+    from solver import reference
+
+    return reference.legal_moves(board, rules)
+
+
+@pytest.mark.parametrize("share", [-1, 1001, True, 2.5])
+def test_a_bad_share_of_random_moves_is_refused(share):
+    from solver.errors import YukonError
+    from solver.player.greedy import Greedy
+
+    with pytest.raises(YukonError, match="random_moves"):
+        Greedy(random_moves=share)

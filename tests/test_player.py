@@ -109,17 +109,20 @@ def board_hidden_count(board: Board) -> int:
     return sum(board.face_down_counts) + len(board.stock)
 
 
+@pytest.mark.parametrize("share", [0, 1000])
 @pytest.mark.parametrize("rules", [YUKON, MILLIGAN], ids=lambda rules: rules.variant)
-def test_the_greedy_kernel_decides_on_the_masked_state(rules):
+def test_the_greedy_kernel_decides_on_the_masked_state(rules, share):
     """The in-kernel game masks before every decision: its first move is the same whatever
-    the hidden cards are."""
+    the hidden cards are (with random moves too: ``share`` per mille)."""
     rng = random.Random(3)
     for board in positions(rules):
         first = []
         for candidate in (board, permute_hidden(board, rng), permute_hidden(board, rng)):
             packed = pack(candidate, rules)
             line = np.zeros(1, dtype=np.int64)
-            greedy_play.play(packed.state, packed.params, packed.zobrist, packed.column_keys, 5, 1, line)
+            greedy_play.play(
+                packed.state, packed.params, packed.zobrist, packed.column_keys, 5, 1, line, share
+            )
             first.append(int(line[0]))
         assert len(set(first)) == 1
 

@@ -49,8 +49,40 @@ def test_no_shipped_entry_changed_place_or_tier(name):
     assert hashlib.sha256(tier_lines(catalogue).encode()).hexdigest() == SHIPPED_TIERS[name]
 
 
+# The same of the files of generation 2 as first shipped (commit of branch ladder, 2026-12-06).
+GENERATION_2_TIERS = {
+    "milligan-easy-g2.json": "4e2ea35f543e1821f2423249217e833887e3387ff260ee29c7eb6de91926a4f0",
+    "milligan-hard-g2.json": "f082efafb1c84dd8605131008af627c654689f98c81a653962be08efdc376987",
+    "milligan-normal-g2.json": "8e5a5d92c1d5b1a42b3bc8aba49a36b2f72badca2d694d20e905de8240f55250",
+    "milligan-return-easy-g2.json": "4e2ea35f543e1821f2423249217e833887e3387ff260ee29c7eb6de91926a4f0",
+    "milligan-return-hard-g2.json": "f082efafb1c84dd8605131008af627c654689f98c81a653962be08efdc376987",
+    "milligan-return-normal-g2.json": "8e5a5d92c1d5b1a42b3bc8aba49a36b2f72badca2d694d20e905de8240f55250",
+    "russian-easy-g2.json": "6a485c60351bfadc259edcef97cf01d95b6e9daf6a7ff6214304ea4e049d2e01",
+    "russian-hard-g2.json": "104105801416db222d196411c11305b3de2675dcf85a5cf6be729ba32f914070",
+    "russian-normal-g2.json": "88f618ff92e57953aa30bf2308ed477ae47d00002a708f52ffff44501e46b01a",
+    "russian-return-easy-g2.json": "c915b516f327870971ecf803e6df8cd8eb355b8a381d8096ac496fa4f6aac745",
+    "russian-return-hard-g2.json": "6607bceb18ac7664cc2f27491451b6f0ac26506651c3a8946dc3c19ba522af7a",
+    "russian-return-normal-g2.json": "2b433ee576b664af97cdbc07ce47044d69455fcdff7abd315b053907c80a6d02",
+    "yukon-easy-g2.json": "b98959d5bac6ed3edfd79d5632205e1c2c25a8b2a8015e365db39a803377636e",
+    "yukon-hard-g2.json": "ed8b2281bfd7e112c50cd97a79406d9eba73a03cf78c9f9186f02268ab7caea8",
+    "yukon-kpat-easy-g2.json": "88dbd5caa5117cf9540917556e574eb0b9009e90a5e9418959fda2b4b8678430",
+    "yukon-kpat-hard-g2.json": "0bbf14e40fc89a6d92d8a77c5a0cc8b3ccb10d6ecf14e7f9630e769ca6efbf66",
+    "yukon-kpat-normal-g2.json": "2ac645ad5f14c42757f3ca377e6484cb769450489fb09c47a3130006581e8041",
+    "yukon-normal-g2.json": "cdf8bfcdc11f37700f38a1e047edcaca460ffde6ad361df1a83afe73e6a60dee",
+    "yukon-return-easy-g2.json": "16f28e3c0648491d007fc3ea0345c584be85164e32e91bc4eca3c5c978582850",
+    "yukon-return-hard-g2.json": "8222f1592b1c9b5cc58d758fefd4f3cd683368deec95d08de45b5aeb7a70bc31",
+    "yukon-return-normal-g2.json": "eba2a7b446a4e96a7a0856fb629710a468e365f83e8cc91c58b53080863a43e6",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATION_2_TIERS))
+def test_no_generation_2_entry_changed_place_or_tier(name):
+    catalogue = read_catalogue(shipped_directory() / name)
+    assert hashlib.sha256(tier_lines(catalogue).encode()).hexdigest() == GENERATION_2_TIERS[name]
+
+
 def test_every_shipped_file_has_its_tier_pin():
-    assert sorted(SHIPPED_TIERS) == sorted(
+    assert sorted(SHIPPED_TIERS | GENERATION_2_TIERS) == sorted(
         record["file"] for record in read_manifest(shipped_directory())["files"]
     )
 

@@ -13,8 +13,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli import assert_bad_input, run
 
-from solver.catalogue.epochs import AFFINE, KEYED_SORT, SCHEDULE, Epoch, read_schedule, schedule_json
-from solver.catalogue.files import read_catalogue, read_manifest, save_catalogue, shipped_directory
+from solver.catalogue.epochs import (
+    AFFINE,
+    GAP,
+    KEYED_SORT,
+    SCHEDULE,
+    SCHEDULE_BEFORE_GENERATIONS,
+    SPACED,
+    Epoch,
+    read_schedule,
+    schedule_json,
+)
+from solver.catalogue.files import (
+    read_catalogue,
+    read_manifest,
+    rule_set_of,
+    save_catalogue,
+    shipped_directory,
+)
 from solver.catalogue.schedule import (
     EPOCH,
     Listing,
@@ -23,8 +39,10 @@ from solver.catalogue.schedule import (
     daily_in,
     fnv1a32,
     keyed_order,
+    listing_for,
     listing_of,
     pick,
+    served,
 )
 from solver.errors import YukonError
 
@@ -33,6 +51,8 @@ LAST_AFFINE_DAY = date(2026, 12, 31)
 KEYED_START = date(2027, 1, 1)
 AFFINE_ONLY = (Epoch(EPOCH, AFFINE, ""),)
 KEYED_ONLY = (Epoch(EPOCH, KEYED_SORT, "test"),)
+# The schedule shipped before generation 2: the keyed order over generation 1's files from 2027.
+KEYED_SCHEDULE = SCHEDULE_BEFORE_GENERATIONS
 BOTH_METHODS = pytest.mark.parametrize("schedule", [AFFINE_ONLY, KEYED_ONLY], ids=["affine", "keyed"])
 # SHA-256 of the lines "YYYY-MM-DD:deal" for every day of 2026 as release 0.1.0 (commit 3818444,
 # solver/catalogue/schedule.py) served them from the six files it shipped: the days already
@@ -46,9 +66,10 @@ SERVED_2026 = {
     "russian-hard.json": "9856b55be50a4c5f80baa475cd0349c96520bdc7b60ba91b8437448cac11d597",
 }
 
-# SHA-256 of the lines "YYYY-MM-DD:deal" of every shipped file, for every day of 2026 and for
-# 2027-01-01..2029-12-31 (the keyed epoch's first 1,000-day cycle and more), computed from the
-# files of commit 39cf49e: a rescoring or an extension of a file may change none of these days.
+# SHA-256 of the lines "YYYY-MM-DD:deal" of every generation 1 file, for every day of 2026 and
+# for 2027-01-01..2029-12-31 (the keyed epoch's first 1,000-day cycle and more) under the
+# schedule shipped before generation 2, computed from the files of commit 39cf49e: a
+# rescoring or an extension of a file may change none of these days.
 SERVED_WINDOWS = ((date(2026, 1, 1), date(2026, 12, 31)), (KEYED_START, date(2029, 12, 31)))
 SERVED_AS_SHIPPED = {
     "milligan-easy.json": (
@@ -216,10 +237,13 @@ def release_1_pick(sinces: list[date], variant: str, tier: str, day: date) -> in
 
 
 def shipped_catalogues() -> list[tuple[str, dict]]:
-    """(file name, catalogue) of every file the shipped manifest lists."""
+    """(file name, catalogue) of every generation 1 file the shipped manifest lists (the
+    files the schedule serves up to 2026-12-31)."""
     folder = shipped_directory()
     return [
-        (record["file"], read_catalogue(folder / record["file"])) for record in read_manifest(folder)["files"]
+        (record["file"], read_catalogue(folder / record["file"]))
+        for record in read_manifest(folder)["files"]
+        if record.get("generation", 1) == 1
     ]
 
 
@@ -245,12 +269,12 @@ def test_the_deals_served_in_2026_are_those_release_1_shipped(name):
 
 
 def served_digest(name: str, first: date, last: date) -> str:
-    """SHA-256 of the lines "YYYY-MM-DD:deal" the shipped file ``name`` serves from ``first`` to ``last``."""
+    """SHA-256 of the lines "YYYY-MM-DD:deal" the shipped file ``name`` serves from ``first`` to
+    ``last`` under the schedule shipped before generation 2."""
     folder = shipped_directory()
-    schedule = read_schedule(read_manifest(folder), "manifest.json")
     files_listing = listing_of(read_catalogue(folder / name), name)
     lines = (
-        f"{day}:{files_listing.deals[pick(files_listing, day, schedule).index]}\n"
+        f"{day}:{files_listing.deals[pick(files_listing, day, KEYED_SCHEDULE).index]}\n"
         for day in days(first, (last - first).days + 1)
     )
     return hashlib.sha256("".join(lines).encode()).hexdigest()
@@ -268,11 +292,11 @@ def test_every_shipped_file_is_pinned():
 def test_the_keyed_order_starts_a_new_cycle_on_2027_01_01_and_looks_random():
     name, catalogue = "yukon-hard.json", read_catalogue(shipped_directory() / "yukon-hard.json")
     files_listing, size = listing_of(catalogue, name), len(catalogue["entries"])
-    first_cycle = [pick(files_listing, day, SCHEDULE) for day in days(KEYED_START, 3)]
+    first_cycle = [pick(files_listing, day, KEYED_SCHEDULE) for day in days(KEYED_START, 3)]
     assert [(chosen.epoch, chosen.cycle, chosen.day) for chosen in first_cycle] == [
         (KEYED_START, 0, day) for day in range(3)
     ]
-    keyed = keyed_order(files_listing, SCHEDULE[1], 0, list(range(size)))
+    keyed = keyed_order(files_listing, KEYED_SCHEDULE[1], 0, list(range(size)))
     assert [chosen.index for chosen in first_cycle] == keyed[:3] and sorted(keyed) == list(range(size))
     # The affine order moves by one fixed step a day; the keyed one by hundreds of different steps.
     affine = affine_order(files_listing, AFFINE_ONLY[0], 0, list(range(size)))
@@ -293,8 +317,8 @@ def test_a_file_whose_entries_join_in_2027_starts_on_its_first_since_in_the_keye
     start = date(2027, 3, 1)
     later = listing([start] * 5)
     with pytest.raises(YukonError, match="starts on 2027-03-01"):
-        pick(later, start - timedelta(days=1), SCHEDULE)
-    chosen = pick(later, start, SCHEDULE)
+        pick(later, start - timedelta(days=1), KEYED_SCHEDULE)
+    chosen = pick(later, start, KEYED_SCHEDULE)
     assert (chosen.epoch, chosen.cycle, chosen.day) == (KEYED_START, 0, 0)
 
 
@@ -312,6 +336,14 @@ def manifest_with(schedule) -> dict:
         ([{"start": "2027-01-01", "method": AFFINE}], "epoch 1 has no text 'key'"),
         ([{"start": "2027-13-01", "method": AFFINE, "key": ""}], "epoch 1 has a bad 'start'"),
         (schedule_json()[::-1], "epoch 2 does not start after epoch 1"),
+        (
+            [{"start": "2027-01-01", "method": SPACED, "key": "", "generation": 0}],
+            "epoch 1 has a bad 'generation'",
+        ),
+        (
+            [{"start": "2027-01-01", "method": SPACED, "key": "", "generation": "2"}],
+            "epoch 1 has a bad 'generation'",
+        ),
     ],
 )
 def test_a_malformed_schedule_is_refused_in_one_line(schedule, message):
@@ -347,12 +379,35 @@ def shipped_vectors() -> list[tuple[str, str, str, int, int]]:
     return [(day, variant, tier, int(index), int(deal)) for day, variant, tier, index, deal in rows]
 
 
-def test_the_readme_vectors_hold_on_the_shipped_catalogues():
+def test_the_readme_vectors_hold_on_the_generation_1_files_under_the_keyed_schedule():
     vectors = shipped_vectors()
     assert len(vectors) >= 30
     for day, variant, tier, index, deal in vectors:
+        name = f"{variant}-{tier}.json"
+        files_listing = listing_of(read_catalogue(shipped_directory() / name), name)
+        chosen = pick(files_listing, date.fromisoformat(day), KEYED_SCHEDULE)
+        assert (chosen.index, files_listing.deals[chosen.index]) == (index, deal), (day, variant, tier)
+
+
+def spaced_vectors() -> list[tuple[str, str, str, str, int, int]]:
+    """Rows ``| 2027-01-01 | yukon | easy | yukon-easy-g2.json | 3 | 12 |`` of the README's
+    vectors of the shipped schedule."""
+    rows = re.findall(
+        r"^\| (\d{4}-\d\d-\d\d) \| (\w+) \| (\w+) \| ([\w.-]+) \| (\d+) \| (\d+) \|$",
+        readme_section("Test vectors: the shipped schedule"),
+        re.M,
+    )
+    return [
+        (day, variant, tier, name, int(index), int(deal)) for day, variant, tier, name, index, deal in rows
+    ]
+
+
+def test_the_readme_vectors_of_the_shipped_schedule_hold():
+    vectors = spaced_vectors()
+    assert len(vectors) >= 24
+    for day, variant, tier, name, index, deal in vectors:
         entry, chosen = daily_in(shipped_directory(), variant, tier, date.fromisoformat(day))
-        assert (chosen.index, entry["deal"]) == (index, deal), (day, variant, tier)
+        assert (chosen.file, chosen.index, entry["deal"]) == (name, index, deal), (day, variant, tier)
 
 
 def readme_demo() -> tuple[dict, list[tuple[str, int, int, int, int]]]:
@@ -368,7 +423,7 @@ def test_the_readme_vectors_across_cycles_epochs_and_late_entries():
     demo_listing = listing_of(demo, demo["file"])
     assert len(vectors) >= 20 and len({cycle for *_, cycle, _ in vectors}) >= 3
     for day, index, deal, cycle, day_in_cycle in vectors:
-        chosen = pick(demo_listing, date.fromisoformat(day), SCHEDULE)
+        chosen = pick(demo_listing, date.fromisoformat(day), KEYED_SCHEDULE)
         assert (chosen.index, demo["entries"][chosen.index]["deal"], chosen.cycle, chosen.day) == (
             index,
             deal,
@@ -395,7 +450,7 @@ def stepwise_pick(sinces: list[date], start: date, day: date) -> tuple[int, int,
 def test_skipping_cycles_picks_what_going_cycle_by_cycle_picks(joins, offset):
     sinces = [EPOCH + timedelta(days=join) for join in joins]
     day = max(EPOCH, min(sinces)) + timedelta(days=offset)
-    chosen = pick(listing(sinces), day, SCHEDULE)
+    chosen = pick(listing(sinces), day, KEYED_SCHEDULE)
     epoch_start = EPOCH if day < KEYED_START else KEYED_START
     assert chosen.epoch == epoch_start
     assert (chosen.pool_size, chosen.cycle, chosen.day) == stepwise_pick(sinces, epoch_start, day)
@@ -407,8 +462,8 @@ def test_entries_joining_in_the_far_future_are_reached_at_once():
     sinces = [EPOCH] + [join] * 999
     # One-day cycles of the first entry from the keyed epoch's start to the join, then cycles of all 1,000.
     one_day_cycles = (join - KEYED_START).days
-    assert pick(listing(sinces), join - timedelta(days=1), SCHEDULE).cycle == one_day_cycles - 1
-    last = pick(listing(sinces), date(9999, 12, 31), SCHEDULE)
+    assert pick(listing(sinces), join - timedelta(days=1), KEYED_SCHEDULE).cycle == one_day_cycles - 1
+    last = pick(listing(sinces), date(9999, 12, 31), KEYED_SCHEDULE)
     assert (last.cycle, last.day, last.pool_size) == (one_day_cycles, 31, 1000)
 
 
@@ -426,4 +481,111 @@ def test_yukon_daily_refuses_a_manifest_with_a_bad_schedule_in_one_line(tmp_path
 def test_yukon_daily_names_the_epoch_of_the_cycle():
     result = run("daily", "--date", "2027-01-02", "--variant", "russian", "--tier", "hard")
     assert result.exit_code == 0
-    assert "cycle 0 from 2027-01-01, day 2 of 1000)" in result.stdout.splitlines()[0]
+    assert re.search(r"cycle 0 from 2027-01-01, day 2 of \d+\)$", result.stdout.splitlines()[0])
+
+
+def gaps(served_days) -> list[int]:
+    """Days between two servings of one deal, for every serving after a deal's first."""
+    last, found = {}, []
+    for day, chosen, served_listing in served_days:
+        deal = served_listing.deals[chosen.index]
+        if deal in last:
+            found.append((day - last[deal]).days)
+        last[deal] = day
+    return found
+
+
+def shipped_listings(
+    variant: str, tier: str, foundation_return: bool = False, numbering: str = "pysol"
+) -> dict:
+    """The shipped files of a rule set's tier, by generation, as the schedule reads them."""
+    manifest = read_manifest(shipped_directory())
+    return {
+        record.get("generation", 1): listing_of(
+            read_catalogue(shipped_directory() / record["file"]), record["file"]
+        )
+        for record in manifest["files"]
+        if (rule_set_of(record), record["tier"]) == ((variant, foundation_return, numbering), tier)
+    }
+
+
+SHIPPED_TIERS = sorted(
+    {(*rule_set_of(record), record["tier"]) for record in read_manifest(shipped_directory())["files"]}
+)
+
+
+@pytest.mark.parametrize(("variant", "foundation_return", "numbering", "tier"), SHIPPED_TIERS)
+def test_no_tier_serves_a_deal_twice_within_365_days_from_2026_to_2033(
+    variant, foundation_return, numbering, tier
+):
+    listings = shipped_listings(variant, tier, foundation_return, numbering)
+    first_listing = listings[1]
+    served_days = list(served(listings, SCHEDULE, EPOCH, date(2033, 12, 31)))
+    assert len(served_days) == (date(2033, 12, 31) - max(EPOCH, min(first_listing.sinces))).days + 1
+    assert min(gaps(served_days)) >= GAP > 365
+    # The first epoch is release 0.1.0's order, unchanged; the second serves the newest file.
+    newest = listings[max(listings)].name
+    for day, chosen, served_listing in served_days[::7]:
+        if day <= LAST_AFFINE_DAY:
+            assert chosen.index == release_1_pick(first_listing.sinces, variant, tier, day)
+            assert served_listing is first_listing
+        else:
+            assert served_listing.name == newest
+
+
+def test_yukon_normal_3509_no_longer_comes_back_on_2027_01_01():
+    listings = shipped_listings("yukon", "normal")
+    served_days = {
+        day: chosen for day, chosen, _ in served(listings, SCHEDULE, date(2026, 12, 6), date(2027, 12, 5))
+    }
+    deals = [
+        listing_for(listings, 2 if day >= KEYED_START else 1).deals[chosen.index]
+        for day, chosen in served_days.items()
+    ]
+    assert deals[0] == 3509 and 3509 not in deals[1:]
+
+
+@given(
+    size=st.integers(GAP, GAP + 40),
+    late=st.integers(0, 30),
+    joins=st.integers(0, 800),
+)
+@settings(max_examples=15, deadline=None)
+def test_the_spaced_order_keeps_366_days_between_servings_with_late_entries(size, late, joins):
+    sinces = [EPOCH] * size + [EPOCH + timedelta(days=joins)] * late
+    spaced = (Epoch(EPOCH, SPACED, "test"),)
+    served_days = list(served(listing(sinces), spaced, EPOCH, EPOCH + timedelta(days=4 * GAP)))
+    assert min(gaps(served_days)) >= GAP
+    per_cycle = {}
+    for _day, chosen, _ in served_days:
+        per_cycle.setdefault(chosen.cycle, []).append(chosen.index)
+    for cycle, indices in list(per_cycle.items())[:-1]:
+        assert sorted(indices) == sorted(set(indices)) and len(indices) == served_days_pool(
+            served_days, cycle
+        )
+
+
+def served_days_pool(served_days, cycle: int) -> int:
+    return next(chosen.pool_size for _day, chosen, _ in served_days if chosen.cycle == cycle)
+
+
+def test_a_spaced_pool_smaller_than_the_gap_serves_the_deal_served_longest_ago():
+    spaced = (Epoch(EPOCH, SPACED, "test"),)
+    served_days = list(served(listing([EPOCH] * 5), spaced, EPOCH, EPOCH + timedelta(days=24)))
+    assert gaps(served_days) == [5] * 20
+
+
+def test_yukon_daily_prints_the_solution_only_when_asked():
+    asked = ["daily", "--date", "2027-02-03", "--variant", "yukon", "--tier", "hard"]
+    plain, shown, as_json = run(*asked), run(*asked, "--solution"), run(*asked, "--json")
+    entry = json.loads(as_json.stdout)
+    assert plain.exit_code == shown.exit_code == as_json.exit_code == 0
+    assert entry["solution"] not in plain.stdout and f"solvable in {entry['length']} moves" in plain.stdout
+    assert f"solution ({entry['length']} moves): {entry['solution']}" in shown.stdout
+    assert entry["file"] == "yukon-hard-g2.json" and f"of {entry['file']}," in plain.stdout
+
+
+def test_an_epoch_states_its_generation_only_past_the_first():
+    assert schedule_json()[0] == {"start": "2026-01-01", "method": AFFINE, "key": ""}
+    assert schedule_json()[1]["generation"] == 2
+    assert read_schedule(manifest_with(schedule_json()), "manifest.json") == SCHEDULE

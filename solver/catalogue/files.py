@@ -50,8 +50,12 @@ def rule_set_name(variant: str, foundation_return: bool = STRICT, numbering: str
     )
 
 
-def catalogue_name(variant: str, tier: str, foundation_return: bool = STRICT, numbering: str = PYSOL) -> str:
-    return f"{rule_set_name(variant, foundation_return, numbering)}-{tier}.json"
+def catalogue_name(
+    variant: str, tier: str, foundation_return: bool = STRICT, numbering: str = PYSOL, generation: int = 1
+) -> str:
+    """``yukon-easy.json``; a file of a later generation (``generation``) adds ``-g<N>``."""
+    suffix = f"-g{generation}" if generation != 1 else ""
+    return f"{rule_set_name(variant, foundation_return, numbering)}-{tier}{suffix}.json"
 
 
 def rule_set_of(data: dict) -> tuple:
@@ -62,7 +66,7 @@ def rule_set_of(data: dict) -> tuple:
 def name_of(data: dict) -> str:
     """The file name a catalogue or manifest record's variant, tier and rule set give."""
     variant, foundation_return, numbering = rule_set_of(data)
-    return catalogue_name(variant, data.get("tier"), foundation_return, numbering)
+    return catalogue_name(variant, data.get("tier"), foundation_return, numbering, data.get("generation", 1))
 
 
 def valid_with_foundation_return(foundation_return: bool) -> list[bool]:
@@ -207,6 +211,9 @@ def record_problem(record: dict) -> str | None:
     tier, name = record.get("tier"), record.get("file")
     if variant not in VARIANTS or tier not in TIER_NAMES:
         return f"names no catalogue: variant {clipped(repr(variant), 40)}, tier {clipped(repr(tier), 40)}"
+    generation = record.get("generation", 1)
+    if type(generation) is not int or generation < 1:
+        return f"names no generation: {clipped(repr(generation), 40)} (a whole number >= 1)"
     if not isinstance(foundation_return, bool) or numbering not in NUMBERINGS:
         shown = clipped(repr(foundation_return), 40), clipped(repr(numbering), 40)
         return f"names no rule set: foundation_return {shown[0]}, numbering {shown[1]}"
@@ -230,6 +237,7 @@ def manifest_or_empty(directory: Path) -> dict:
 def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
     """The manifest's line for one catalogue file, as written now (``sha256``: its checksum)."""
     _variant, foundation_return, numbering = rule_set_of(catalogue)
+    generation = {"generation": catalogue["generation"]} if "generation" in catalogue else {}
     return {
         "file": name,
         "variant": catalogue["variant"],
@@ -240,7 +248,7 @@ def manifest_record(name: str, catalogue: dict, sha256: str) -> dict:
         "valid_with_foundation_return": valid_with_foundation_return(foundation_return),
         "solver_version": __version__,
         "sha256": sha256,
-    }
+    } | generation
 
 
 def save_catalogue(directory: Path, catalogue: dict) -> Path:

@@ -205,10 +205,22 @@ def verify(directory):
 @numbering_option
 @tier_option
 @directory_option
-@click.option("--json", "as_json", is_flag=True, help="Print the entry as one JSON object.")
-def daily(day, variant, foundation_return, numbering, tier, directory, as_json):
+@click.option(
+    "--solution",
+    "show_solution",
+    is_flag=True,
+    help="Print the winning line under the board (hidden by default).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the entry as one JSON object (it always holds the solution).",
+)
+def daily(day, variant, foundation_return, numbering, tier, directory, show_solution, as_json):
     """The deal of the day for a rule set and tier (the algorithm is in catalogue/README.md);
-    a rule set that has no catalogue is refused in one line."""
+    a rule set that has no catalogue is refused in one line. The solution is printed only
+    with --solution; the JSON form always holds it, for programs."""
     chosen_day = parse_date(day)
     served = daily_deal(
         variant,
@@ -225,11 +237,14 @@ def daily(day, variant, foundation_return, numbering, tier, directory, as_json):
     click.echo(
         f"{chosen_day.isoformat()} {rule_set_name(variant, foundation_return, numbering)} {tier}: "
         f"{entry['numbering']} deal {entry['deal']} "
-        f"(entry {pick.index}, cycle {pick.cycle} from {pick.epoch.isoformat()}, "
+        f"(entry {pick.index} of {pick.file}, cycle {pick.cycle} from {pick.epoch.isoformat()}, "
         f"day {pick.day + 1} of {pick.pool_size})"
     )
     click.echo(entry["board"], nl=False)
-    click.echo(f"solution ({entry['length']} moves): {entry['solution']}")
+    if show_solution:
+        click.echo(f"solution ({entry['length']} moves): {entry['solution']}")
+    else:
+        click.echo(f"solvable in {entry['length']} moves (--solution prints the line)")
 
 
 # Exit statuses of ``check`` (``statuses.EXIT_STATUSES``): in a catalogue; in none

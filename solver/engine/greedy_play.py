@@ -27,6 +27,11 @@ a whole column led by a King, undoing the previous move,     never
 foundation return
 =========================================================  =============================
 
+With ``random_share`` > 0 (per mille; 0 for the greedy player itself) a decision is, that
+share of the time, a move drawn uniformly among those scoring 0 or more instead: the weaker
+players of the difficulty ladder (``solver.player.ladder``). With 0 no extra number is drawn,
+so the greedy player's games are those it always played.
+
 A game ends when it is won, when no move scores 0 or more, after ``max_moves`` moves, or
 after STALL_LIMIT moves in a row that neither turn a card, fill a foundation nor deal.
 """
@@ -146,10 +151,30 @@ def score_all(view, params, previous, moves, scores):
 
 
 @kernel
-def choose(view, params, previous, rng, moves, scores):
+def random_worth(count, rng, moves, scores):
+    """A move drawn uniformly among the first ``count`` whose score is 0 or more, or NO_MOVE."""
+    worth = 0
+    for at in range(count):
+        worth += 1 if scores[at] > NEVER else 0
+    if worth == 0:
+        return NO_MOVE
+    left = next_random(rng) % np.uint64(worth)
+    for at in range(count):
+        if scores[at] > NEVER:
+            if left == np.uint64(0):
+                return moves[at]
+            left -= np.uint64(1)
+    return NO_MOVE
+
+
+@kernel
+def choose(view, params, previous, rng, moves, scores, random_share):
     """The greedy move of a view, or NO_MOVE; ties go to a move drawn uniformly by the
-    generator (which is drawn from only when there is a tie)."""
+    generator (which is drawn from only when there is a tie). With ``random_share`` > 0, one
+    number is drawn first: below the share (per mille), a random move worth playing instead."""
     count = score_all(view, params, previous, moves, scores)
+    if random_share > 0 and next_random(rng) % np.uint64(1000) < np.uint64(random_share):
+        return random_worth(count, rng, moves, scores)
     best, chosen, ties = NEVER, NO_MOVE, 0
     for at in range(count):
         if scores[at] > best:
@@ -178,9 +203,10 @@ def is_won(state, params):
 
 
 @allocating_kernel
-def play(state, params, zobrist, column_keys, seed, max_moves, line):
-    """Play greedily from a true position (changed in place) until won, stuck or
-    ``max_moves`` moves; the moves go into ``line``. Returns (won, moves played)."""
+def play(state, params, zobrist, column_keys, seed, max_moves, line, random_share):
+    """Play greedily (``random_share``: see the module docstring) from a true position
+    (changed in place) until won, stuck or ``max_moves`` moves; the moves go into ``line``.
+    Returns (won, moves played)."""
     rng = np.full(1, seed, dtype=np.uint64)
     view = np.empty_like(state)
     moves = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
@@ -188,7 +214,7 @@ def play(state, params, zobrist, column_keys, seed, max_moves, line):
     previous, played, stalled = NO_MOVE, 0, 0
     while played < max_moves and stalled < STALL_LIMIT and not is_won(state, params):
         mask_into(state, params, view)
-        move = choose(view, params, previous, rng, moves, scores)
+        move = choose(view, params, previous, rng, moves, scores, random_share)
         if move == NO_MOVE:
             break
         before = progress(state, params)
@@ -201,12 +227,14 @@ def play(state, params, zobrist, column_keys, seed, max_moves, line):
 
 
 @allocating_kernel
-def play_runs(state, params, zobrist, column_keys, seeds, max_moves):
+def play_runs(state, params, zobrist, column_keys, seeds, max_moves, random_share):
     """One greedy game per seed from the same true position (left unchanged); returns
     1 for each game won, else 0."""
     wins = np.zeros(seeds.shape[0], dtype=np.int8)
     line = np.empty(max_moves, dtype=np.int64)
     for run in range(seeds.shape[0]):
-        won, _ = play(state.copy(), params, zobrist, column_keys.copy(), seeds[run], max_moves, line)
+        won, _ = play(
+            state.copy(), params, zobrist, column_keys.copy(), seeds[run], max_moves, line, random_share
+        )
         wins[run] = 1 if won else 0
     return wins

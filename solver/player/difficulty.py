@@ -14,6 +14,11 @@ score would move shipped entries to another tier, or (release 0.1.0's files) the
 failure rate's. The ladder's games of a deal are fixed by the deal, so the same version and
 deal always give the same score.
 
+**Generation 2** files (``solver.catalogue.generation``) are scored the same way by
+``ladder.LADDER_2``'s first rungs (the floor rungs below greedy, then greedy and the sampling
+rungs), with skills and thresholds fitted for them and stated in each file's
+``difficulty_model`` (``stated_model``), which ``ladder_rating`` reads as it reads any.
+
 **The greedy rating** (``rate``, ``yukon rate``, release 0.1.0's catalogues):
 
 A rating plays the greedy player ``runs`` times (R >= 16 for a catalogue) from the deal's
@@ -38,7 +43,7 @@ import numpy as np
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.greedy import Greedy
-from solver.player.ladder import GATE, LADDER
+from solver.player.ladder import GATE, LADDER, Rung
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.result import SOLVED, TIER_NAMES, Limits, Result
@@ -175,16 +180,28 @@ def model_header(label: str) -> dict:
     """The ``difficulty_model`` a catalogue file states: the model, its prior, the rungs
     with their skills, and the thresholds; enough to recompute every entry's difficulty."""
     model = calibration(label)
-    rungs = [
-        {"name": rung.name, "policy": rung.policy, "settings": dict(rung.settings), "games": rung.games}
-        for rung in LADDER[: len(model["skills"])]
-    ]
+    return stated_model(LADDER[: len(model["skills"])], model)
+
+
+def rung_json(rung: Rung) -> dict:
+    """A rung as a file's ``difficulty_model`` states it (``floor`` only when it is one)."""
+    floor = {"floor": True} if rung.floor else {}
+    return {
+        "name": rung.name,
+        "policy": rung.policy,
+        "settings": dict(rung.settings),
+        "games": rung.games,
+    } | floor
+
+
+def stated_model(rungs, model: dict) -> dict:
+    """The ``difficulty_model`` of ``rungs`` with ``model``'s skills, thresholds and tiering."""
     tiering = {"tiering": tiering_json(model["tiering"])} if "tiering" in model else {}
     return {
         "model": "rasch",
         "prior_sd": PRIOR_SD,
         "gate": GATE,
-        "rungs": rungs,
+        "rungs": [rung_json(rung) for rung in rungs],
         "skills": list(model["skills"]),
         "thresholds": list(model["thresholds"]),
     } | tiering

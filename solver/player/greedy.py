@@ -45,33 +45,42 @@ def ranked_moves(view: View) -> list[tuple[int, Move]]:
     return sorted(ranked, key=lambda pair: -pair[0])
 
 
-def choose(view: View, seed: int) -> Move | None:
-    """The greedy move for a view (None when no move is worth playing or none is legal)."""
+def choose(view: View, seed: int, random_share: int = 0) -> Move | None:
+    """The greedy move for a view (None when no move is worth playing or none is legal);
+    ``random_share`` per mille of decisions a random move worth playing instead."""
     masked, params = view_state(view)
     moves = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
     scores = np.empty(MOVE_LIST_SIZE, dtype=np.int64)
     rng = np.array([seed], dtype=np.uint64)
-    move = greedy_play.choose(masked, params, greedy_play.NO_MOVE, rng, moves, scores)
+    move = greedy_play.choose(masked, params, greedy_play.NO_MOVE, rng, moves, scores, random_share)
     return None if move == greedy_play.NO_MOVE else decode(int(move))
 
 
 @dataclass(frozen=True)
 class Greedy:
-    """The fast rule-based player (scores in ``engine.greedy_play``); ``max_moves`` caps a game."""
+    """The fast rule-based player (scores in ``engine.greedy_play``); ``max_moves`` caps a
+    game; ``random_moves`` (per mille, 0 to 1000) of its decisions are a random move worth
+    playing instead: a weaker player, for the ladder's lowest rung."""
 
     max_moves: int = GAME_MOVES
+    random_moves: int = 0
     name: str = "greedy"
 
     def __post_init__(self):
         check_positive(self.name, max_moves=self.max_moves)
+        share = self.random_moves
+        if isinstance(share, bool) or not isinstance(share, int) or not 0 <= share <= 1000:
+            raise YukonError(f"greedy setting random_moves must be a whole number 0-1000, not {share!r}")
 
     def settings(self) -> dict:
-        return {"max_moves": self.max_moves}
+        return {"max_moves": self.max_moves} | (
+            {"random_moves": self.random_moves} if self.random_moves else {}
+        )
 
     def decide(self, view: View, seed: int, history: History = NO_HISTORY) -> Decision:
         """The greedy move; when ``history`` says it undoes the last move or returns to a
         position seen, the best-scored move worth playing that does not."""
-        move = choose(view, seed)
+        move = choose(view, seed, self.random_moves)
         if move is not None and not history.fresh(view, [move]):
             worth = [move for score, move in ranked_moves(view) if score >= 0]
             move = next(iter(history.fresh(view, worth)), None)
@@ -94,6 +103,7 @@ class Greedy:
             np.uint64(seed),
             self.max_moves,
             line,
+            self.random_moves,
         )
         moves = [decode(int(move)) for move in line[:played]]
         board = reference.replay(board, moves, rules)
@@ -111,6 +121,7 @@ class Greedy:
             packed.column_keys,
             np.array(seeds, dtype=np.uint64),
             self.max_moves,
+            self.random_moves,
         )
         return [bool(flag) for flag in won]
 
