@@ -49,13 +49,13 @@ def catalogue_hits(
 ) -> tuple[CatalogueHit, ...]:
     """Every catalogue of ``variant`` (a name or Rules: either way both rule sets of its
     variant, with and without foundation return, and every numbering; shipped or in
-    ``directory``, in manifest order) that holds deal ``number`` of ``numbering`` (as ``deal``
-    reads it): an entry whose opening is that deal's, so an ``ms`` number below 32,000,
-    PySolFC's own deal, is found in a ``pysol`` catalogue; empty when none does (then only
-    ``solve_deal`` can tell whether it is solvable). A deal the numbering does not have, a
-    folder that holds no catalogue, a file of the variant that ``catalogue verify`` would
-    refuse (its checksum, shape or count) or a hit whose line does not replay as a win is a
-    YukonError."""
+    ``directory``, in manifest order, earlier file generations first) that holds deal
+    ``number`` of ``numbering`` (as ``deal`` reads it): an entry whose opening is that deal's,
+    so an ``ms`` number below 32,000, PySolFC's own deal, is found in a ``pysol`` catalogue;
+    empty when none does (then only ``solve_deal`` can tell whether it is solvable). A deal
+    the numbering does not have, a folder that holds no catalogue, a file of the variant that
+    ``catalogue verify`` would refuse (its checksum, shape or count) or a hit whose line does
+    not replay as a win is a YukonError."""
     name = rules_named(variant).variant
     number, numbering = named_deal(number, numbering)
     check_deal_number(name, number, numbering)
@@ -69,8 +69,9 @@ def catalogue_hits(
         for entry in catalogue["entries"]:
             if entry.get("board") == opening:
                 served = checked_entry(path, catalogue, entry)
-                hits.append(CatalogueHit(record["tier"], path, served, rule_set_name(*rule_set_of(record))))
-    return tuple(hits)
+                hit = CatalogueHit(record["tier"], path, served, rule_set_name(*rule_set_of(record)))
+                hits.append((record.get("generation", 1), hit))
+    return tuple(hit for _, hit in sorted(hits, key=lambda found: found[0]))
 
 
 def check_deal(
