@@ -27,6 +27,10 @@ class Budget:
     def interrupted(self) -> bool:
         return self.ctrl_c.requested
 
+    def pause(self, seconds: float) -> None:
+        """Leave ``seconds`` out of the time spent (they were spent compiling kernels)."""
+        self.started += seconds
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 

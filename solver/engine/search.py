@@ -49,10 +49,11 @@ from solver.engine.h2 import (
     HEADER_FAMILY_FILL,
     HEADER_PAIRS_ON,
     HEADER_RING_FILL,
+    HEADER_ROOT_TRIPLES,
     facts_dead,
 )
 from solver.engine.h3 import h3_dead, root_proved_dead
-from solver.engine.jit import kernel
+from solver.engine.jit import kernel, variant
 from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
@@ -129,6 +130,11 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 # costly positions' pairwise tests: the tests a test that finds a dead position earns
 COSTLY_CREDIT = 20
+# False in the light search kernels (``search_start_light``, ``search_chunk_light``), which numba
+# compiles without the dead-end tests beyond HOPELESS: a solve runs them until it lets those
+# tests run (``light_search_will_do``), so a deal won in a few thousand positions never
+# compiles the pairwise and triple kernels.
+DEAD_END_TESTS = True
 
 
 def make_control(
@@ -263,12 +269,16 @@ def new_position_dead(state, params, stack, depth, control, dead_ends, due):
     moves that table to the front of its ring, which can change which table a full ring lets go
     of later, so the search may differ in principle (on the 23 deals of the hard list it is the
     same, position for position)."""
-    read = facts_read(state, params, stack, depth, control, dead_ends, due)
-    if read and remembered_dead(control, dead_ends):
-        return True
+    read = False
+    if DEAD_END_TESTS:
+        read = facts_read(state, params, stack, depth, control, dead_ends, due)
+        if read and remembered_dead(control, dead_ends):
+            return True
     if pins_dead(state, params, control, stack[STACK_APPLIED][depth - 1]):
         return True
-    return read and due and full_test_dead(control, dead_ends)
+    if DEAD_END_TESTS:
+        return read and due and full_test_dead(control, dead_ends)
+    return False
 
 
 @kernel
@@ -407,15 +417,17 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    proved_dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and root_proved_dead(dead_ends, first, second)
-    if (
-        proved_dead
-        or (
-            (control[CONTROL_OPTIONS] & HOPELESS)
-            and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
-        )
-        or pairs_dead(state, params, stack, 0, control, dead_ends, pairs_on(control, dead_ends, H2))
-    ):
+    dead = False
+    if DEAD_END_TESTS:
+        dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and root_proved_dead(dead_ends, first, second)
+    dead = dead or (
+        (control[CONTROL_OPTIONS] & HOPELESS) != 0
+        and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
+    )
+    if DEAD_END_TESTS:
+        due = pairs_on(control, dead_ends, H2)
+        dead = dead or pairs_dead(state, params, stack, 0, control, dead_ends, due)
+    if dead:
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves, 0, scores, stack[STACK_LANDING])
@@ -437,11 +449,13 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     depth = control[CONTROL_DEPTH]
     nodes = control[CONTROL_NODES]
     status = PAUSED
-    costly = costly_after(control, dead_ends)
+    costly = np.iinfo(np.int64).max
+    if DEAD_END_TESTS:
+        costly = costly_after(control, dead_ends)
     while nodes < node_limit:
         shallowest = control[CONTROL_COSTLY_FROM]
         costly_now = nodes >= control[CONTROL_COSTLY_WAIT] and nodes - entered[shallowest] >= costly
-        if shallowest <= depth and costly_now:
+        if DEAD_END_TESTS and shallowest <= depth and costly_now:
             depth = test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, depth, nodes)
         index = next_index[depth]
         if index >= counts[depth]:
@@ -474,7 +488,9 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        due = pairs_due(control, dead_ends, nodes - entered[depth])
+        due = False
+        if DEAD_END_TESTS:
+            due = pairs_due(control, dead_ends, nodes - entered[depth])
         tested[child] = due
         control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], child)
         stack[STACK_FACTS_READ][child] = UNREAD
@@ -493,3 +509,20 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     control[CONTROL_NODES] = nodes
     control[CONTROL_STATUS] = status
     return status
+
+
+def light_search_will_do(dead_ends) -> bool:
+    """Does the light search (``DEAD_END_TESTS`` off) search as the full one would from now on?
+    Yes while the solve has not let the pairwise tests run, not tested the root over triples and
+    remembers no dead table or family: every test it leaves out would then answer "alive"
+    without looking (and none of them can turn on within a chunk)."""
+    header = dead_ends[H2_HEADER]
+    tests_started = header[HEADER_PAIRS_ON] or header[HEADER_ROOT_TRIPLES]
+    return not (tests_started or header[HEADER_RING_FILL] or header[HEADER_FAMILY_FILL])
+
+
+new_position_dead_light = variant(new_position_dead, "new_position_dead_light", DEAD_END_TESTS=False)
+search_start_light = variant(search_start, "search_start_light", DEAD_END_TESTS=False)
+search_chunk_light = variant(
+    search_chunk, "search_chunk_light", DEAD_END_TESTS=False, new_position_dead=new_position_dead_light
+)
