@@ -3,6 +3,7 @@
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -11,7 +12,8 @@ from solver.board import Board, check_board
 from solver.budget import Budget
 from solver.cards import KING, make_card
 from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
-from solver.engine import h2, h3, jit, layout, moves, prune, search, shortcut, table
+from solver.engine import h2, jit, layout, moves, search, table
+from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.lines import shorten, verified_solution
 from solver.loss_reason import loss_reason
 from solver.packing import Packed, copy_packed, decode, pack
@@ -287,16 +289,6 @@ def solve_position(
 # stderr (``solver.cli`` shows this logger's lines bare); warnings, so that a program that sets
 # up no logging sees them on stderr too (Python's last-resort handler), and can silence them.
 LOG = logging.getLogger(__name__)
-# The kernel groups, each compiled once per machine when a solve first needs it, with the CPU
-# seconds each took on the project's 2-core machine (benchmarks/bench_cold_start.py): the light
-# search every solve runs, the pairwise tests a deal not won in ROOT_PAIRS_AFTER positions
-# turns on, the test over triples after ROOT_TRIPLES_AFTER, and the reason of a lost deal.
-SEARCH = jit.KernelGroup(
-    "search", 12, (search.search_start_light, search.search_chunk_light, shortcut.shortcut_line, table.rehash)
-)
-PAIRS = jit.KernelGroup("pairwise tests", 20, (h2.build_tables, h2.h2_dead, search.search_chunk))
-TRIPLES = jit.KernelGroup("test over triples", 6, (h3.test_root, search.path_triples_dead))
-LOSS = jit.KernelGroup("loss reasons", 4, (prune.hopeless, h2.h2_dead))
 ONE_CARD_LEFT = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
 _ready = set()
 
@@ -314,10 +306,17 @@ def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None) -> None:
     of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
     position; the seconds that takes are left out of ``budget``'s time."""
     if group.name not in _ready:
-        seconds = jit.kernels_ready(group, lambda: exercise(group), LOG.warning)
+        seconds = jit.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
         _ready.add(group.name)
         if budget is not None:
             budget.pause(seconds)
+
+
+def apart(function, *arguments) -> None:
+    """``function(*arguments)`` in a thread of its own, so that it leaves alone this thread's
+    search stack and dead-end tables, which a solve may be using (its error is raised here)."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(function, *arguments).result()
 
 
 def exercise(group: jit.KernelGroup) -> None:
