@@ -281,21 +281,22 @@ def test_the_daily_deal_is_an_entry_and_none_comes_back_within_days():
 
 def test_the_compile_notice_and_cache_warning_go_through_logging(monkeypatch, caplog):
     from solver import solve
+    from solver.engine.groups import SEARCH
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    monkeypatch.setattr(jit, "cache_is_complete", lambda: False)
-    monkeypatch.setattr(jit, "mark_cache_complete", lambda: None)
-    monkeypatch.setattr(solve, "decide", lambda *args: None)  # the messages, not the compiling
-    monkeypatch.setattr(solve, "root_dead", lambda *args: None)
+    monkeypatch.setattr(jit, "cache_is_complete", lambda group: False)
+    monkeypatch.setattr(jit, "mark_cache_complete", lambda group: None)
+    monkeypatch.setattr(solve, "exercise", lambda group: None)  # the messages, not the compiling
+    monkeypatch.setattr(solve, "_ready", set())
     monkeypatch.setattr(solve.LOG, "propagate", False)  # caught here only, whatever the
     solve.LOG.addHandler(caplog.handler)  # command line did to the "solver" logger
     try:
-        solve.warm_up.__wrapped__()
+        solve.warm_up()
     finally:
         solve.LOG.removeHandler(caplog.handler)
     assert [(record.name, record.getMessage()) for record in caplog.records] == [
         ("solver.solve", "warning: a note about the cache"),
-        ("solver.solve", f"compiling the solver, once per machine: about {solve.COMPILE_SECONDS} s"),
+        ("solver.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
     ]
 
 

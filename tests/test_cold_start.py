@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import platformdirs
@@ -19,7 +20,7 @@ from cold_start_runs import yukon
 from solver.engine import jit
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
-NOTICE = "compiling the solver, once per machine"
+NOTICE = "compiling the solver's search, once per machine"
 PROBE = """
 import sys
 from solver.cli import main
@@ -206,33 +207,103 @@ def test_a_planted_fallback_folder_is_refused_when_the_solver_starts(tmp_path):
 
 @pytest.fixture
 def cache_folder(tmp_path, monkeypatch):
-    """A cache folder of one engine kernel file, as a complete compilation leaves it."""
+    """A cache folder of one engine kernel file, as a complete compilation of the search group
+    leaves it."""
     monkeypatch.setattr(jit, "CACHE_FOLDER", tmp_path)
     monkeypatch.setattr(jit, "CACHING", jit.CacheWrites())
-    kernels = tmp_path / f"{jit.ENGINE_FOLDER.name}_0123" / "search.search_chunk-1.py311.nbi"
+    kernels = jit.location_folder() / "search.search_chunk-1.py311.nbi"
     kernels.parent.mkdir()
     kernels.write_bytes(b"index " * 100)
-    jit.mark_cache_complete()
+    jit.mark_cache_complete("search")
     return tmp_path
 
 
-def test_an_intact_cache_is_complete(cache_folder):
-    assert jit.cache_is_complete()
+def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache_folder):
+    assert jit.cache_is_complete("search")
+    assert not jit.cache_is_complete("pairwise tests")
 
 
 def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache_folder):
-    [index] = jit.engine_cache_files(cache_folder)
+    [index] = jit.engine_cache_files(jit.location_folder())
     index.write_bytes(index.read_bytes()[:10])
-    assert not jit.cache_is_complete()
-    assert not index.exists()
+    assert not jit.cache_is_complete("search")
+    jit.forget_broken_cache()
+    assert not index.exists() and not jit.mark_path().exists()
 
 
-@pytest.mark.parametrize("mark", ["", "[]", "{}", '{"engine_0123/x.nbi": [1]}'])
+def test_an_intact_cache_is_kept_when_another_group_compiles(cache_folder):
+    jit.forget_broken_cache()
+    assert jit.engine_cache_files(jit.location_folder()) and jit.cache_is_complete("search")
+
+
+@pytest.mark.parametrize("mark", ["", "[]", "{}", '{"groups": ["search"], "files": {}}', '{"files": [1]}'])
 def test_a_cache_holding_only_its_mark_is_not_complete(cache_folder, mark):
-    for path in jit.engine_cache_files(cache_folder):
+    for path in jit.engine_cache_files(jit.location_folder()):
         path.unlink()
-    (cache_folder / jit.COMPLETE_MARK).write_text(mark)
-    assert not jit.cache_is_complete()
+    jit.mark_path().write_text(mark)
+    assert not jit.cache_is_complete("search")
+
+
+def test_a_complete_cache_of_another_install_location_is_not_this_ones(cache_folder, monkeypatch):
+    """numba keeps each source folder's kernels apart: a checkout beside an installed copy
+    compiles its own, and must say so."""
+    monkeypatch.setattr(jit, "ENGINE_FOLDER", cache_folder / "elsewhere" / "engine")
+    assert not jit.cache_is_complete("search")
+
+
+class Calls:
+    """What ``jit.kernels_ready`` said and whether it ran the exercise, from a thread."""
+
+    def __init__(self):
+        self.said, self.exercised, self.waiting = [], threading.Event(), threading.Event()
+
+    def say(self, line):
+        self.said.append(line)
+        if line.startswith("waiting"):
+            self.waiting.set()
+
+    def ready(self, group):
+        thread = threading.Thread(target=jit.kernels_ready, args=(group, self.exercised.set, self.say))
+        thread.start()
+        return thread
+
+
+def test_a_complete_cache_loads_without_waiting_for_the_lock(cache_folder):
+    held = jit.OS_FILE_LOCK(cache_folder / "compile.lock")
+    held.acquire()
+    try:
+        calls = Calls()
+        calls.ready(jit.KernelGroup("search", 1, ())).join(timeout=60)
+        assert calls.exercised.is_set() and calls.said == []
+    finally:
+        held.release()
+
+
+def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles(cache_folder):
+    held = jit.OS_FILE_LOCK(cache_folder / "compile.lock")
+    held.acquire()
+    calls = Calls()
+    thread = calls.ready(jit.KernelGroup("pairwise tests", 20, ()))
+    try:
+        assert calls.waiting.wait(timeout=60)
+        assert not calls.exercised.is_set()
+    finally:
+        held.release()
+    thread.join(timeout=60)
+    assert calls.exercised.is_set()
+    assert calls.said == [
+        f"waiting for another process that compiles the solver into {cache_folder}",
+        "compiling the solver's pairwise tests, once per machine: about 20 s",
+    ]
+    assert jit.cache_is_complete("pairwise tests") and jit.cache_is_complete("search")
+
+
+def test_a_group_is_marked_complete_only_when_every_kernel_of_it_is_cached(cache_folder):
+    class NeverCompiled:
+        signatures = []
+
+    jit.kernels_ready(jit.KernelGroup("loss reasons", 4, (NeverCompiled(),)), lambda: None, lambda line: None)
+    assert not jit.cache_is_complete("loss reasons")
 
 
 def test_a_folder_named_like_the_lock_does_not_stop_the_solver(cache_folder):
@@ -274,7 +345,7 @@ def test_a_full_disk_while_saving_kernels_stops_caching_with_one_warning(cache_f
     save("signature", "data")
     save("signature", "data")
     jit.CACHING.guarded(lambda *args: saved.append(args))("signature", "data")
-    jit.mark_cache_complete()
+    jit.mark_cache_complete("search")
     warnings = capsys.readouterr().err.splitlines()
     assert len(warnings) == 1 and "No space left on device" in warnings[0]
     assert saved == []

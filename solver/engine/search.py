@@ -42,18 +42,17 @@ The stack and the control block are laid out in ``layout``.
 
 import numpy as np
 
-from solver.engine.apply import apply_move, undo_move
+from solver.engine.apply import apply_move, undo_move, walk_back, walk_forward
 from solver.engine.h2 import (
     H2_HEADER,
     HEADER_FACTS,
     HEADER_FAMILY_FILL,
     HEADER_PAIRS_ON,
     HEADER_RING_FILL,
-    HEADER_ROOT_TRIPLES,
     facts_dead,
 )
 from solver.engine.h3 import h3_dead, root_proved_dead
-from solver.engine.jit import kernel, variant
+from solver.engine.jit import kernel
 from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
@@ -130,10 +129,7 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 # costly positions' pairwise tests: the tests a test that finds a dead position earns
 COSTLY_CREDIT = 20
-# False in the light search kernels (``search_start_light``, ``search_chunk_light``), which numba
-# compiles without the dead-end tests beyond HOPELESS: a solve runs them until it lets those
-# tests run (``light_search_will_do``), so a deal won in a few thousand positions never
-# compiles the pairwise and triple kernels.
+# False in the light search kernels, compiled without the dead-end tests beyond HOPELESS (``groups``)
 DEAD_END_TESTS = True
 
 
@@ -339,23 +335,6 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
 
 
 @kernel
-def walk_back(state, params, zobrist, column_keys, stack, depth, shallower):
-    """Take the path back from ``depth`` to ``shallower`` (the moves stay on the stack)."""
-    applied = stack[STACK_APPLIED]
-    for below in range(depth - 1, shallower - 1, -1):
-        undo_move(state, params, zobrist, column_keys, applied[below])
-
-
-@kernel
-def walk_forward(state, params, zobrist, column_keys, stack, shallower, depth):
-    """Make the path again from ``shallower`` to ``depth`` (after ``walk_back``)."""
-    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
-    for below in range(shallower, depth):
-        made = stack[STACK_MOVES][stack[STACK_STARTS][below] + next_index[below] - 1]
-        applied[below] = apply_move(state, params, zobrist, column_keys, made)
-
-
-@kernel
 def path_triples_dead(state, params, zobrist, column_keys, stack, control, dead_ends, shallower):
     """The test over triples (``h3``) of the position at depth ``shallower`` of the path: the
     path is taken back to it for the test; a dead one is left at once (its move list exhausted,
@@ -509,20 +488,3 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     control[CONTROL_NODES] = nodes
     control[CONTROL_STATUS] = status
     return status
-
-
-def light_search_will_do(dead_ends) -> bool:
-    """Does the light search (``DEAD_END_TESTS`` off) search as the full one would from now on?
-    Yes while the solve has not let the pairwise tests run, not tested the root over triples and
-    remembers no dead table or family: every test it leaves out would then answer "alive"
-    without looking (and none of them can turn on within a chunk)."""
-    header = dead_ends[H2_HEADER]
-    tests_started = header[HEADER_PAIRS_ON] or header[HEADER_ROOT_TRIPLES]
-    return not (tests_started or header[HEADER_RING_FILL] or header[HEADER_FAMILY_FILL])
-
-
-new_position_dead_light = variant(new_position_dead, "new_position_dead_light", DEAD_END_TESTS=False)
-search_start_light = variant(search_start, "search_start_light", DEAD_END_TESTS=False)
-search_chunk_light = variant(
-    search_chunk, "search_chunk_light", DEAD_END_TESTS=False, new_position_dead=new_position_dead_light
-)
