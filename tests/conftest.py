@@ -1,6 +1,7 @@
 """Fixtures shared by several test files: small stores made by real batch runs; the cold starts."""
 
 import inspect
+import logging
 
 import pytest
 from cold_start_runs import ColdStarts
@@ -39,3 +40,24 @@ def cold_starts(request, tmp_path_factory):
     yield runs
     if runs is not None:
         runs.stop()
+
+
+class CompileProgress(logging.Handler):
+    """The solver's compile and waiting notices on the terminal as they happen (a compile inside
+    a test would otherwise leave the terminal silent for its length)."""
+
+    def __init__(self, reporter):
+        super().__init__(logging.WARNING)
+        self.reporter = reporter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith(("compiling", "waiting")):
+            self.reporter.ensure_newline()
+            self.reporter.write(f"[{message}]\n", flush=True)
+
+
+def pytest_configure(config):
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        logging.getLogger("solver").addHandler(CompileProgress(reporter))

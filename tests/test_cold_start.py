@@ -61,6 +61,7 @@ def first_solve(cold_starts) -> tuple[subprocess.CompletedProcess, Path]:
     return cold_starts.finish()["first_solve"]
 
 
+@pytest.mark.slow
 def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(first_solve):
     cold, cache = first_solve
     assert cold.returncode == 0, cold.stderr
@@ -74,6 +75,7 @@ def test_first_solve_says_once_that_it_compiles_and_keeps_stdout_clean(first_sol
     }
 
 
+@pytest.mark.slow
 def test_a_batch_compiles_once_for_all_its_workers(cold_starts):
     run = cold_starts.finish()["batch"]
     assert run.returncode == 0, run.stderr
@@ -101,7 +103,7 @@ def test_no_writable_folder_means_no_cache_and_one_note(tmp_path):
 LOADED_FROM_PROBE = """
 import sys
 from solver.cli import main
-from solver.engine.search import search_chunk
+from solver.engine.groups import search_chunk_light as search_chunk
 try:
     main(sys.argv[1:])
 finally:
@@ -110,6 +112,7 @@ finally:
 """
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp_path, first_solve):
     """The fallback folder holds a copy of the first solve's compiled cache: the kernels
     load from it (no compile notice, the search kernel a cache hit there), which shows the
@@ -128,12 +131,12 @@ def test_an_unwritable_cache_folder_is_reported_once_and_solving_still_works(tmp
         "HOME": str(tmp_path),
     }
     completed = subprocess.run(
-        [sys.executable, "-c", LOADED_FROM_PROBE, "solve", "1", "--variant", "russian"],
+        [sys.executable, "-c", LOADED_FROM_PROBE, "solve", "12"],
         env=environment,
         capture_output=True,
         text=True,
     )
-    assert completed.returncode in (0, 1), completed.stderr
+    assert completed.returncode == 0, completed.stderr
     assert completed.stderr.count("is not writable") == 1
     assert "Traceback" not in completed.stderr and NOTICE not in completed.stderr
     hits, folder = re.fullmatch(

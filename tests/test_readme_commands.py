@@ -53,7 +53,12 @@ def help_examples(command: click.Command = main, path: str = "yukon") -> list[st
 
 
 def is_a_form(line: str) -> bool:
-    return "..." in line or any(word.isalpha() and word.isupper() for word in shlex.split(line))
+    """Is ``line`` a command's form (a placeholder word, ``...``) or prose, not an example?"""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:  # an apostrophe of a sentence that starts with "yukon "
+        return True
+    return "..." in line or any(word.isalpha() and word.isupper() for word in words)
 
 
 def run(line: str, folder: Path) -> subprocess.CompletedProcess:

@@ -47,7 +47,7 @@ from pathlib import Path
 import numba
 import platformdirs
 from numba.core import types
-from numba.core.caching import _CacheLocator
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator, _CacheLocator
 
 with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FILE_LOCK
     warnings.simplefilter("ignore")
@@ -143,6 +143,19 @@ def choose_cache_folder(roots, digest: str, shared_roots=()) -> tuple[Path | Non
     return None, f"no writable cache folder of this user ({places}); compiling without a cache"
 
 
+class CheckedOnceLocator(UserProvidedCacheLocator):
+    """numba's locator of a cache under ``numba.config.CACHE_DIR`` that tries a write in a
+    kernel's cache folder once per process, not once per kernel (a file made and removed for
+    each of some 140 kernels was a third of a warm start's time)."""
+
+    checked: set = set()
+
+    def ensure_cache_path(self):
+        if self._cache_path not in self.checked:
+            super().ensure_cache_path()
+            self.checked.add(self._cache_path)
+
+
 CACHE_FOLDER, CACHE_NOTE = choose_cache_folder(
     [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER), [fallback_cache_root()]
 )
@@ -150,6 +163,7 @@ if CACHE_FOLDER is None:
     KERNEL_FLAGS["cache"] = False
 else:
     numba.config.CACHE_DIR = str(CACHE_FOLDER)
+    CacheImpl._locator_classes.insert(0, CheckedOnceLocator)
 # The mark of the kernel groups compiled completely into this install location's cache folder
 # (``location_folder``): the groups' names and the SHA-256 of every engine cache file there.
 COMPLETE_MARK = "complete"
