@@ -304,10 +304,7 @@ def test_the_command_line_prints_the_library_messages_bare(monkeypatch):
     from solver import solve
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    solve.warm_up.cache_clear()
-    try:
-        result = CliRunner().invoke(main, ["solve", str(RUSSIAN_LOST), "--variant", "russian"])
-    finally:
-        solve.warm_up.cache_clear()
+    monkeypatch.setattr(solve, "_ready", set())  # a process that has made no kernel ready yet
+    result = CliRunner().invoke(main, ["solve", str(RUSSIAN_LOST), "--variant", "russian"])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["warning: a note about the cache"]

@@ -4,6 +4,7 @@ commands that search; the cache falls back to a writable place."""
 import errno
 import json
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -211,11 +212,17 @@ def cache_folder(tmp_path, monkeypatch):
     leaves it."""
     monkeypatch.setattr(jit, "CACHE_FOLDER", tmp_path)
     monkeypatch.setattr(jit, "CACHING", jit.CacheWrites())
-    kernels = jit.location_folder() / "search.search_chunk-1.py311.nbi"
-    kernels.parent.mkdir()
-    kernels.write_bytes(b"index " * 100)
+    folder = jit.location_folder()
+    folder.mkdir()
+    (folder / "search.search_chunk-1.py311.nbi").write_bytes(numba_index({"signature": "entry"}))
+    (folder / "search.search_chunk-1.py311.1.nbc").write_bytes(b"compiled " * 100)
     jit.mark_cache_complete("search")
     return tmp_path
+
+
+def numba_index(entries: dict) -> bytes:
+    """An index file as numba writes it: its version, then its stamp and entries."""
+    return pickle.dumps("0.68.1") + pickle.dumps(((0.0, 100), entries))
 
 
 def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache_folder):
@@ -223,12 +230,21 @@ def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache_fold
     assert not jit.cache_is_complete("pairwise tests")
 
 
-def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache_folder):
-    [index] = jit.engine_cache_files(jit.location_folder())
-    index.write_bytes(index.read_bytes()[:10])
+@pytest.mark.parametrize("suffix", [".nbi", ".nbc"])
+def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache_folder, suffix):
+    [file] = [path for path in jit.engine_cache_files(jit.location_folder()) if path.suffix == suffix]
+    file.write_bytes(file.read_bytes()[:10])
     assert not jit.cache_is_complete("search")
     jit.forget_broken_cache()
-    assert not index.exists() and not jit.mark_path().exists()
+    assert jit.engine_cache_files(jit.location_folder()) == [] and not jit.mark_path().exists()
+
+
+def test_an_index_that_gained_an_entry_keeps_the_cache_complete(cache_folder):
+    """numba rewrites an index with an entry more when a kernel is compiled for other arguments
+    (a player's kernel calling a search kernel, a test calling one from Python)."""
+    [index] = [path for path in jit.engine_cache_files(jit.location_folder()) if path.suffix == ".nbi"]
+    index.write_bytes(numba_index({"signature": "entry", "another signature": "another entry"}))
+    assert jit.cache_is_complete("search")
 
 
 def test_an_intact_cache_is_kept_when_another_group_compiles(cache_folder):

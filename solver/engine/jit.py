@@ -32,8 +32,10 @@ here needs a POSIX-only module: the compile lock is ``filelock``'s (flock, or ms
 import errno
 import getpass
 import hashlib
+import io
 import json
 import os
+import pickle
 import stat
 import sys
 import tempfile
@@ -187,7 +189,23 @@ def engine_cache_files(folder: Path) -> list[Path]:
 
 
 def file_digests(folder: Path) -> dict[str, str]:
-    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in engine_cache_files(folder)}
+    return {path.name: file_digest(path) for path in engine_cache_files(folder)}
+
+
+def file_digest(path: Path) -> str:
+    """A compiled kernel's SHA-256 (numba writes each once); for an index, which numba rewrites
+    with an entry more whenever a kernel is compiled for other arguments (here or by a kernel
+    outside the groups), whether it reads as one."""
+    data = path.read_bytes()
+    if path.suffix != ".nbi":
+        return hashlib.sha256(data).hexdigest()
+    stream = io.BytesIO(data)
+    try:
+        pickle.load(stream)  # numba's index: its version, then its stamp and entries
+        pickle.loads(stream.read())
+    except Exception:  # whatever a broken pickle raises
+        return "an unreadable index"
+    return "an index"
 
 
 def read_mark() -> dict:
