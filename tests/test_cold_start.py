@@ -422,3 +422,15 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
     before = budget.time_left()
     solve.kernels_ready(PAIRS, budget)  # said to take 100 s, taking none here
     assert 99 < budget.time_left() - before <= 100
+
+
+def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
+    """A loaded machine's compile must not run the exercise out of time (before, its solve had
+    the default 60 s, and a cut one marked the cache complete without the search kernel)."""
+    from solver import solve
+    from solver.engine.groups import SEARCH
+
+    limits = []
+    monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))
+    solve.exercise(SEARCH)
+    assert limits and all(given.time_limit is None for given in limits)
