@@ -8,7 +8,7 @@ class YukonError(Exception):
     The command line turns it into that line on stderr and exit status 2. Every error the
     library raises on bad input is one: ``reference.IllegalMove`` (a move breaks a rule) and
     ``record.Contradiction`` (two verdicts on one deal disagree) derive from it. The one other
-    error of the library's own, ``solve.ReplayMismatch``, is a RuntimeError: a solver bug.
+    error of the library's own, ``lines.ReplayMismatch``, is a RuntimeError: a solver bug.
     """
 
 
