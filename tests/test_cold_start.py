@@ -267,6 +267,9 @@ def test_a_complete_cache_of_another_install_location_is_not_this_ones(cache_fol
     assert not jit.cache_is_complete("search")
 
 
+PAIRS_SECONDS = 30
+
+
 class Calls:
     """What ``jit.kernels_ready`` said and whether it ran the exercise, from a thread."""
 
@@ -299,7 +302,7 @@ def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles
     held = jit.OS_FILE_LOCK(cache_folder / "compile.lock")
     held.acquire()
     calls = Calls()
-    thread = calls.ready(jit.KernelGroup("pairwise tests", 20, ()))
+    thread = calls.ready(jit.KernelGroup("pairwise tests", PAIRS_SECONDS, ()))
     try:
         assert calls.waiting.wait(timeout=60)
         assert not calls.exercised.is_set()
@@ -309,7 +312,7 @@ def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles
     assert calls.exercised.is_set()
     assert calls.said == [
         f"waiting for another process that compiles the solver into {cache_folder}",
-        "compiling the solver's pairwise tests, once per machine: about 20 s",
+        f"compiling the solver's pairwise tests, once per machine: about {PAIRS_SECONDS} s",
     ]
     assert jit.cache_is_complete("pairwise tests") and jit.cache_is_complete("search")
 
