@@ -40,6 +40,10 @@ class Budget:
             except MemoryError:
                 self.spent = Spent.MEMORY
 
+    def pause(self, seconds: float) -> None:
+        """Leave ``seconds`` out of the time spent (they were spent compiling kernels)."""
+        self.started += seconds
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 

@@ -12,14 +12,16 @@ from solver.packing import Packed
 _thread_tables = threading.local()
 
 
-def dead_end_tables(packed: Packed) -> tuple[np.ndarray, ...]:
-    """The pairwise test's tables (see ``engine.h2``) built for the root ``packed``: this
-    thread's arrays, made once and rebuilt for every solve (the remembered dead tables of
-    ``engine.nogoods`` are forgotten with the deal they belong to)."""
+def dead_end_tables() -> tuple[np.ndarray, ...]:
+    """The pairwise test's tables (see ``engine.h2``) for a new solve: this thread's arrays, made
+    once, their header cleared (the tests not yet let run: the search runs without them), and
+    built for the solve's root by ``root_dead`` when it lets them run (a deal won before never
+    compiles their kernels; the remembered dead tables of ``engine.nogoods`` are forgotten with
+    the deal they belong to)."""
     tables = getattr(_thread_tables, "dead_ends", None)
     if tables is None:
         tables = _thread_tables.dead_ends = h2.make_tables()
-    h2.build_tables(packed.state, packed.params, tables)
+    tables[h2.H2_HEADER][:] = 0
     return tables
 
 
@@ -53,7 +55,9 @@ def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -
     Called once the solve has searched ``solver.solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
     easy deals never pay for a test; every search started after it tests its root (the
     proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
-    the positions after it (``engine.search.pairs_due``)."""
+    the positions after it (``engine.search.pairs_due``). The tables are built here, for
+    ``packed``, the root."""
+    h2.build_tables(packed.state, packed.params, dead_ends)
     dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
     return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
 

@@ -19,7 +19,11 @@ solver bug, never bad input.
 class YukonError(Exception):
     """Bad input: the message is one line naming what is wrong and where.
 
-    The command line turns it into that line on stderr and exit status 2 (``command_line_message``).
+    The command line turns it into that line on stderr and exit status 2
+    (``command_line_message``). Every error the
+    library raises on bad input is one: ``reference.IllegalMove`` (a move breaks a rule) and
+    ``record.Contradiction`` (two verdicts on one deal disagree) derive from it. The one other
+    error of the library's own, ``lines.ReplayMismatch``, is a RuntimeError: a solver bug.
     """
 
 

@@ -3,21 +3,21 @@
 import logging
 import threading
 import time
-from functools import lru_cache
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
-from solver import reference
 from solver.board import Board, check_board
 from solver.budget import Budget
 from solver.cards import KING, make_card
 from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
-from solver.engine import h2, jit, layout, moves, search, shortcut, table
+from solver.engine import groups, h2, jit, layout, moves, search, table
+from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
+from solver.lines import shorten, verified_solution
 from solver.loss_reason import loss_reason
-from solver.notation import replayed_line
 from solver.packing import Packed, copy_packed, decode, pack
 from solver.path_ration import path_test_due
-from solver.reference import Move
 from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
 from solver.rules import Rules
 
@@ -64,7 +64,6 @@ FIRST_CHUNK = 20_000  # positions of a search's first chunk; later ones aim at C
 CHUNK_ENDS_EVERY = 16_384
 REHASH_SECONDS_PER_SLOT = 6e-8  # measured 41 ns a slot doubling to 1-4 M slots, plus a margin
 
-
 _thread_stacks = threading.local()
 
 
@@ -97,7 +96,7 @@ class Search:
         one solve (built here when not given); ``deal_score``: the stock deal's place in the
         move order (``moves``' "The stock deal's place")."""
         self.packed = packed
-        self.dead_ends = dead_end_tables(packed) if dead_ends is None else dead_ends
+        self.dead_ends = dead_end_tables() if dead_ends is None else dead_ends
         self.max_slots = max(FIRST_TABLE_SLOTS, 1 << int(np.log2(memory_bytes // table.ENTRY_BYTES)))
         self.table = table.make_table(min(FIRST_TABLE_SLOTS, self.max_slots))
         self.stack = search_stack()
@@ -118,7 +117,7 @@ class Search:
         self.path_tested = set()
         self.proof = Proof.SEARCH  # what an exhausted search proves its root lost by
         p = packed
-        search.search_start(
+        search_kernels(self.dead_ends)[0](
             p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
         )
 
@@ -171,7 +170,7 @@ class Search:
                 break
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             limit = min(limit, (before_nodes // CHUNK_ENDS_EVERY + 1) * CHUNK_ENDS_EVERY)
-            status = search.search_chunk(
+            status = search_kernels(self.dead_ends)[1](
                 p.state,
                 p.params,
                 p.zobrist,
@@ -255,6 +254,14 @@ class Search:
         return bool(self.control[layout.CONTROL_TRUNCATED])
 
 
+def search_kernels(dead_ends: tuple[np.ndarray, ...]):
+    """The search kernels (start, chunk) for a solve's tests so far: the light ones (compiled
+    without the dead-end tests beyond HOPELESS) while they search alike."""
+    if groups.light_search_will_do(dead_ends):
+        return groups.search_start_light, groups.search_chunk_light
+    return search.search_start, search.search_chunk
+
+
 def adapt_chunk(chunk: int, nodes: int, started: float) -> int:
     """Aim each chunk at CHUNK_SECONDS so the clock is read often but cheaply."""
     seconds = time.perf_counter() - started
@@ -284,46 +291,68 @@ def solve_position(
     return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=budget.spent)  # no memory left
 
 
-# Wall seconds the first compilation took on the project's 2-core machine
-# (benchmarks/bench_cold_start.py), for the notice a new user sees while waiting.
-COMPILE_SECONDS = 50
-
-
-# The compile notice and the cache warning, each one line as the command line prints it on
-# stderr (``solver.cli`` shows this logger's lines bare); warnings, so that a program that sets
-# up no logging sees them on stderr too (Python's last-resort handler), and can silence them.
+# The compile notice and the cache warning, each one line as the command line prints it on stderr
+# (``solver.cli`` shows this logger's lines bare); warnings, so that a program that sets up no
+# logging sees them on stderr too (Python's last-resort handler), and can silence them.
 LOG = logging.getLogger(__name__)
+ONE_CARD_LEFT = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
+_ready = set()
 
 
-@lru_cache(maxsize=1)
 def warm_up() -> None:
-    """Compile the kernels (or load them from the on-disk cache) once per process, on a
-    one-move position, so that no solve's time limit pays for it. The first process of a
-    machine to get here compiles (saying so once through ``LOG``, never on stdout);
-    processes that arrive meanwhile wait for it and load its cache."""
-    if jit.CACHE_NOTE:
+    """Make the search kernels ready (compiled, or loaded from the on-disk cache) once per
+    process, before any solve's budget starts: see ``kernels_ready``."""
+    if jit.CACHE_NOTE and not _ready:
         LOG.warning("warning: %s", jit.CACHE_NOTE)
-    one_card_left = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
-    with jit.compile_lock():
-        compiling = not jit.cache_is_complete()
-        if compiling:
-            LOG.warning("compiling the solver, once per machine: about %d s", COMPILE_SECONDS)
-        packed = pack(one_card_left, Rules())
-        decide(one_card_left, Rules(), packed, moves.ALL_REDUCTIONS, Budget(Limits()))
-        root_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)  # called from Python on hard deals
-        root_triples_dead(packed, dead_end_tables(packed), moves.ALL_REDUCTIONS)
-        Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, FIRST_TABLE_SLOTS).path_position_dead(0)
-        loss_reason(one_card_left, Rules(), 0, Proof.SEARCH)  # its kernels, called from Python on lost deals
-        if compiling:
-            jit.mark_cache_complete()
+    kernels_ready(SEARCH)
+
+
+def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None) -> None:
+    """Make ``group``'s kernels ready in this process (``jit.kernels_ready``: the first process
+    of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
+    position; the seconds that takes are left out of ``budget``'s time."""
+    if group.name not in _ready:
+        seconds = jit.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
+        _ready.add(group.name)
+        if budget is not None:
+            budget.pause(seconds)
+
+
+def apart(function, *arguments) -> None:
+    """``function(*arguments)`` in a thread of its own, so that it leaves alone this thread's
+    search stack and dead-end tables, which a solve may be using (its error is raised here)."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(function, *arguments).result()
+
+
+def exercise(group: jit.KernelGroup) -> None:
+    """Call ``group``'s kernels as a solve does, on ONE_CARD_LEFT."""
+    packed, everything = pack(ONE_CARD_LEFT, Rules()), moves.ALL_REDUCTIONS
+    unlimited = Limits(time_limit=None)
+    if group is SEARCH:
+        decide(ONE_CARD_LEFT, Rules(), packed, everything, Budget(replace(unlimited, minimal=True)))
+        Search(packed, search.DFS, everything, 0, unlimited.memory_bytes).grow(Budget(unlimited))
+        return
+    if group is LOSS:
+        loss_reason(ONE_CARD_LEFT, Rules(), 0, Proof.SEARCH)
+        return
+    dead_ends = dead_end_tables()
+    root_dead(packed, dead_ends, everything)
+    tested = Search(packed, search.DFS, everything, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends)
+    if group is PAIRS:
+        tested.run(Budget(unlimited))
+    else:
+        root_triples_dead(packed, dead_ends, everything)
+        tested.path_position_dead(0)
 
 
 def decide(board: Board, rules: Rules, packed: Packed, options: int, budget: Budget) -> Result:
-    dead_ends = dead_end_tables(packed)
+    dead_ends = dead_end_tables()
     dfs, status, peak = first_win(packed, dead_ends, options, budget)
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
+        kernels_ready(LOSS, budget)
         why = loss_reason(board, rules, budget.nodes, dfs.proof)
         return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why, proof=dfs.proof)
     if status != search.SOLVED:
@@ -401,16 +430,17 @@ def run_testing_root(
     dead_ends = searched.dead_ends
     header = dead_ends[h2.H2_HEADER]
     stages = (
-        (ROOT_PAIRS_AFTER, h2.HEADER_PAIRS_ON, root_dead, Proof.ROOT_PAIRS),
-        (ROOT_TRIPLES_AFTER, h2.HEADER_ROOT_TRIPLES, root_triples_dead, Proof.ROOT_TRIPLES),
+        (ROOT_PAIRS_AFTER, h2.HEADER_PAIRS_ON, root_dead, PAIRS, Proof.ROOT_PAIRS),
+        (ROOT_TRIPLES_AFTER, h2.HEADER_ROOT_TRIPLES, root_triples_dead, TRIPLES, Proof.ROOT_TRIPLES),
     )
-    for after, done, root_test, test_proof in stages:
+    for after, done, root_test, kernels, test_proof in stages:
         if header[done]:
             continue
         own_cap = searched.control[layout.CONTROL_NODES] + max(after - budget.nodes, 0)
         status = searched.run(budget, min(node_cap, own_cap))
         if settled(searched, status, budget) or budget.nodes < after:
             return searched, status
+        kernels_ready(kernels, budget)
         if root_test(root, dead_ends, options):
             proof = Search(root, search.DFS, options, 0, FIRST_TABLE_SLOTS, dead_ends=dead_ends)
             proof.proof = test_proof
@@ -468,32 +498,3 @@ def shortest_line(board, rules, line, budget, options, peak, dead_ends):
             return line, False, peak, limit
         limit = int(ida.control[layout.CONTROL_NEXT_LIMIT])
     return line, True, peak, len(line)
-
-
-def shorten(board: Board, rules: Rules, path: np.ndarray) -> list[Move]:
-    """The engine's line with shortcuts taken (see ``engine.shortcut``), as Moves."""
-    root = pack(board, rules)
-    shortened = np.empty_like(path)
-    keys = np.empty((len(path) + 1, 2), dtype=np.uint64)
-    shortcut.line_keys(root.state, root.params, root.zobrist, root.column_keys, path, keys)
-    order = np.argsort(keys[:, 0])
-    kept = shortcut.shortcut_line(
-        root.state, root.params, root.zobrist, root.column_keys, path, keys, order, shortened
-    )
-    return [decode(int(move)) for move in shortened[:kept]]
-
-
-class ReplayMismatch(RuntimeError):
-    """The engine produced a line the reference engine does not accept as a win: a bug."""
-
-
-def verified_solution(board: Board, line: list[Move], rules: Rules) -> str:
-    """The line's tokens, after replaying the tokens themselves on the reference engine
-    (``notation.replayed_line``: each token read back to the move it names, and made)."""
-    try:
-        text, final = replayed_line(board, line, rules)
-    except reference.IllegalMove as error:
-        raise ReplayMismatch(f"engine line rejected by the reference engine: {error}") from None
-    if not reference.is_won(final):
-        raise ReplayMismatch("engine line does not end in a win on the reference engine")
-    return text

@@ -1,5 +1,8 @@
 """Fixtures shared by several test files: small stores made by real batch runs; the cold starts."""
 
+import inspect
+import logging
+
 import pytest
 from cold_start_runs import ColdStarts
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
@@ -27,9 +30,34 @@ def russian_store(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def cold_starts(request, tmp_path_factory):
     """``test_cold_start``'s two cold compilations (``cold_start_runs``), started with the session
-    when that file is among the tests, so that they run beside the in-process tests."""
-    wanted = any(item.path.name == "test_cold_start.py" for item in request.session.items)
+    when a test that uses them is among the tests, so that they run beside the in-process tests."""
+    wanted = any(
+        {"first_solve", "cold_starts"} & set(inspect.signature(item.obj).parameters)
+        for item in request.session.items
+        if item.path.name == "test_cold_start.py"
+    )
     runs = ColdStarts(tmp_path_factory.mktemp("cold")) if wanted else None
     yield runs
     if runs is not None:
         runs.stop()
+
+
+class CompileProgress(logging.Handler):
+    """The solver's compile and waiting notices on the terminal as they happen (a compile inside
+    a test would otherwise leave the terminal silent for its length)."""
+
+    def __init__(self, reporter):
+        super().__init__(logging.WARNING)
+        self.reporter = reporter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith(("compiling", "waiting")):
+            self.reporter.ensure_newline()
+            self.reporter.write(f"[{message}]\n", flush=True)
+
+
+def pytest_configure(config):
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        logging.getLogger("solver").addHandler(CompileProgress(reporter))

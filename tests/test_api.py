@@ -344,21 +344,22 @@ def test_an_unknown_tier_names_the_tiers_there_are():
 
 def test_the_compile_notice_and_cache_warning_go_through_logging(monkeypatch, caplog):
     from solver import solve
+    from solver.engine.groups import SEARCH
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    monkeypatch.setattr(jit, "cache_is_complete", lambda: False)
-    monkeypatch.setattr(jit, "mark_cache_complete", lambda: None)
-    monkeypatch.setattr(solve, "decide", lambda *args: None)  # the messages, not the compiling
-    monkeypatch.setattr(solve, "root_dead", lambda *args: None)
+    monkeypatch.setattr(jit, "cache_is_complete", lambda group: False)
+    monkeypatch.setattr(jit, "mark_cache_complete", lambda group: None)
+    monkeypatch.setattr(solve, "exercise", lambda group: None)  # the messages, not the compiling
+    monkeypatch.setattr(solve, "_ready", set())
     monkeypatch.setattr(solve.LOG, "propagate", False)  # caught here only, whatever the
     solve.LOG.addHandler(caplog.handler)  # command line did to the "solver" logger
     try:
-        solve.warm_up.__wrapped__()
+        solve.warm_up()
     finally:
         solve.LOG.removeHandler(caplog.handler)
     assert [(record.name, record.getMessage()) for record in caplog.records] == [
         ("solver.solve", "warning: a note about the cache"),
-        ("solver.solve", f"compiling the solver, once per machine: about {solve.COMPILE_SECONDS} s"),
+        ("solver.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
     ]
 
 
@@ -366,10 +367,7 @@ def test_the_command_line_prints_the_library_messages_bare(monkeypatch):
     from solver import solve
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    solve.warm_up.cache_clear()
-    try:
-        result = CliRunner().invoke(main, ["solve", str(RUSSIAN_LOST), "--variant", "russian"])
-    finally:
-        solve.warm_up.cache_clear()
+    monkeypatch.setattr(solve, "_ready", set())  # a process that has made no kernel ready yet
+    result = CliRunner().invoke(main, ["solve", str(RUSSIAN_LOST), "--variant", "russian"])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["warning: a note about the cache"]

@@ -155,7 +155,8 @@ def test_only_the_root_flagged_dead_gets_no_moves():
     search of a position one move on, with the same tables, still gets some."""
     rules = Rules("yukon")
     packed = pack(deal_board("yukon", 192, "pysol"), rules)
-    tables = dead_end_tables(packed)
+    tables = dead_end_tables()
+    h2.build_tables(packed.state, packed.params, tables)  # as the solve's pairwise stage does first
     assert dead_ends.root_triples_dead(packed, tables, moves.ALL_REDUCTIONS)
     root = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
     assert root.stack[layout.STACK_COUNTS][0] == 0

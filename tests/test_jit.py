@@ -95,6 +95,7 @@ print(json.dumps({"verdicts": verdicts} | counts))
 """
 
 
+@pytest.mark.slow
 def test_a_solve_frees_every_array_its_kernels_make():
     """Solves that go through every kind of kernel (a win shortened and replayed, HOPELESS with
     the twin split, the pairwise tests and remembered tables, the root test over triples,

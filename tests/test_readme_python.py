@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).parent.parent / "README.md"
 
 
@@ -13,6 +15,7 @@ def python_example() -> str:
     return section.split("```python\n", 1)[1].split("```", 1)[0]
 
 
+@pytest.mark.slow
 def test_the_readme_python_example_runs(tmp_path):
     script = tmp_path / "example.py"
     script.write_text(python_example(), encoding="utf-8")

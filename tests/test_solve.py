@@ -213,7 +213,7 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     stack = layout.make_stack(max_depth, buffered_moves, h2.WORDS)
     control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
     p = packed
-    dead_ends = dead_end_tables(packed)
+    dead_ends = dead_end_tables()
     search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends)
     status = search.search_chunk(
         p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends, 2_000_000

@@ -151,7 +151,7 @@ def main():
     Examples:
       yukon deal 12                      the opening of PySolFC deal 12
       yukon solve 12                     solve it and print a replayable line
-      yukon replay 12 "3>7:TS 5>F:AH"    check a line move by move
+      yukon replay 12 "2>F:AC 2>1:4H"    check a line move by move
       yukon verify results.jsonl         replay every record of a results file
     """
 

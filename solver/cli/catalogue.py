@@ -88,7 +88,13 @@ def catalogue():
 @click.option(
     "--deals", "deal_range", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
 )
-@click.option("--out", "directory", type=click.Path(file_okay=False), help=DIRECTORY_HELP)
+@click.option(
+    "--out",
+    "directory",
+    type=click.Path(file_okay=False),
+    required=True,
+    help="Catalogue folder to grow (made when missing; the shipped one is `catalogue` of a checkout).",
+)
 @click.option("--since", help="Date new entries join the daily schedule [new: epoch; extension: tomorrow].")
 @limits_options(2.0, "Seconds to solve a missing deal.")
 @click.option(

@@ -58,7 +58,7 @@ def store_options(function):
 @board_option
 @rules_options
 @numbering_option
-@click.option("--after", default="", help='Moves played from the opening first, e.g. "3>7:TS 5>F:AH".')
+@click.option("--after", default="", help='Moves played from the opening first (deal 12: "2>F:AC 2>1:4H").')
 @click.option(
     "--history", default="", help="With --board: the moves that led to the board, so that no hint goes back."
 )
@@ -77,8 +77,8 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
     Prints the move in the project notation, the policy's confidence (sampling: how many
     sampled deals of the unseen cards are still won after it, with a 95% interval) and a
     reason.
-      yukon hint 12 --after "3>7:TS 5>F:AH"
-      yukon hint --board position.txt --history "3>7:TS 5>F:AH" --policy greedy --json
+      yukon hint 12 --after "2>F:AC 2>1:4H"
+      yukon hint --board position.txt --policy greedy --json
     """
     from solver.api import hint as suggest
 

@@ -6,7 +6,19 @@ returned (turning that card down again), so the search can walk a path and back.
 """
 
 from solver.engine.jit import kernel
-from solver.engine.layout import CAPACITY, FACE_DOWN, FOUNDATIONS, LENGTHS, STOCK, STOCK_NEXT, card_key
+from solver.engine.layout import (
+    CAPACITY,
+    FACE_DOWN,
+    FOUNDATIONS,
+    LENGTHS,
+    STACK_APPLIED,
+    STACK_MOVES,
+    STACK_NEXT,
+    STACK_STARTS,
+    STOCK,
+    STOCK_NEXT,
+    card_key,
+)
 from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
 from solver.engine.moves import TURNED, move_card, move_kind, move_size, move_source, move_target
 
@@ -123,3 +135,20 @@ def undo_move(state, params, zobrist, column_keys, move):
         for column in range(move_size(move)):
             pop_card(state, params, zobrist, column_keys, column)
         state[params[STOCK_NEXT]] -= move_size(move)
+
+
+@kernel
+def walk_back(state, params, zobrist, column_keys, stack, depth, shallower):
+    """Take the path back from ``depth`` to ``shallower`` (the moves stay on the stack)."""
+    applied = stack[STACK_APPLIED]
+    for below in range(depth - 1, shallower - 1, -1):
+        undo_move(state, params, zobrist, column_keys, applied[below])
+
+
+@kernel
+def walk_forward(state, params, zobrist, column_keys, stack, shallower, depth):
+    """Make the path again from ``shallower`` to ``depth`` (after ``walk_back``)."""
+    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
+    for below in range(shallower, depth):
+        made = stack[STACK_MOVES][stack[STACK_STARTS][below] + next_index[below] - 1]
+        applied[below] = apply_move(state, params, zobrist, column_keys, made)

@@ -32,18 +32,24 @@ here needs a POSIX-only module: the compile lock is ``filelock``'s (flock, or ms
 import errno
 import getpass
 import hashlib
+import io
 import json
 import os
+import pickle
 import stat
 import sys
 import tempfile
+import time
+import types as python_types
 import warnings
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 import platformdirs
 from numba.core import types
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator, _CacheLocator
 
 with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FILE_LOCK
     warnings.simplefilter("ignore")
@@ -139,6 +145,19 @@ def choose_cache_folder(roots, digest: str, shared_roots=()) -> tuple[Path | Non
     return None, f"no writable cache folder of this user ({places}); compiling without a cache"
 
 
+class CheckedOnceLocator(UserProvidedCacheLocator):
+    """numba's locator of a cache under ``numba.config.CACHE_DIR`` that tries a write in a
+    kernel's cache folder once per process, not once per kernel (a file made and removed for
+    each of some 140 kernels was a third of a warm start's time)."""
+
+    checked: set = set()
+
+    def ensure_cache_path(self):
+        if self._cache_path not in self.checked:
+            super().ensure_cache_path()
+            self.checked.add(self._cache_path)
+
+
 CACHE_FOLDER, CACHE_NOTE = choose_cache_folder(
     [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER), [fallback_cache_root()]
 )
@@ -146,47 +165,100 @@ if CACHE_FOLDER is None:
     KERNEL_FLAGS["cache"] = False
 else:
     numba.config.CACHE_DIR = str(CACHE_FOLDER)
-# The mark a complete compilation leaves: the SHA-256 of every engine cache file it wrote.
+    CacheImpl._locator_classes.insert(0, CheckedOnceLocator)
+# The mark of the kernel groups compiled completely into this install location's cache folder
+# (``location_folder``): the groups' names and the SHA-256 of every engine cache file there.
 COMPLETE_MARK = "complete"
 
 
+def location_folder() -> Path | None:
+    """The subfolder of the cache where numba keeps the engine's kernels of this install location
+    (numba names it after the source folder's path, so each location has its own)."""
+    if CACHE_FOLDER is None:
+        return None
+    return CACHE_FOLDER / _CacheLocator.get_suitable_cache_subpath(str(ENGINE_FOLDER / "jit.py"))
+
+
+def mark_path() -> Path:
+    return CACHE_FOLDER / f"{location_folder().name}.{COMPLETE_MARK}"
+
+
 def engine_cache_files(folder: Path) -> list[Path]:
-    """The cache files of the engine's kernels (numba puts them in a subfolder named after
-    the source folder, ``engine_<hash>``; the player's kernels have their own)."""
-    return sorted(path for path in folder.glob(f"{ENGINE_FOLDER.name}_*/*") if path.is_file())
+    """The cache files in ``folder`` (a ``location_folder``)."""
+    return sorted(path for path in folder.glob("*") if path.is_file())
 
 
 def file_digests(folder: Path) -> dict[str, str]:
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in engine_cache_files(folder)
-    }
+    return {path.name: file_digest(path) for path in engine_cache_files(folder)}
 
 
-def cache_is_complete() -> bool:
-    """Whether every kernel of this engine version was compiled into the cache before and
-    its files are still as written. Otherwise (no mark, only the mark, a truncated or edited
-    file) the engine's cache files are removed, so that numba compiles afresh instead of
-    unpickling a broken file."""
+def file_digest(path: Path) -> str:
+    """A compiled kernel's SHA-256 (numba writes each once); for an index, which numba rewrites
+    with an entry more whenever a kernel is compiled for other arguments (here or by a kernel
+    outside the groups), whether it reads as one."""
+    data = path.read_bytes()
+    if path.suffix != ".nbi":
+        return hashlib.sha256(data).hexdigest()
+    stream = io.BytesIO(data)
+    try:
+        pickle.load(stream)  # numba's index: its version, then its stamp and entries
+        pickle.loads(stream.read())
+    except Exception:  # whatever a broken pickle raises
+        return "an unreadable index"
+    return "an index"
+
+
+def read_mark() -> dict:
+    """The mark's groups and files (empty when there is none, or it is unreadable)."""
+    try:
+        mark = json.loads(mark_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    valid = isinstance(mark, dict) and isinstance(mark.get("groups"), list)
+    return mark if valid and isinstance(mark.get("files"), dict) and mark["files"] else {}
+
+
+def cache_is_complete(group: str) -> bool:
+    """Whether the kernels of ``group`` were compiled completely into this location's cache folder
+    and every file the mark names is still as written (another process compiling another group
+    meanwhile changes some: this then answers no until it is done)."""
     if CACHE_FOLDER is None:
         return False
+    mark = read_mark()
+    if group not in mark.get("groups", ()):
+        return False
     try:
-        recorded = json.loads((CACHE_FOLDER / COMPLETE_MARK).read_text(encoding="utf-8"))
-        present = file_digests(CACHE_FOLDER)
-        if recorded and isinstance(recorded, dict) and recorded.items() <= present.items():
-            return True
-    except (OSError, ValueError):
-        pass
-    for path in engine_cache_files(CACHE_FOLDER):
+        return mark["files"].items() <= file_digests(location_folder()).items()
+    except OSError:
+        return False
+
+
+def forget_broken_cache() -> None:
+    """Under the compile lock, before compiling: when the mark names a file that is no
+    longer as written (truncated, edited), remove every cache file of this location and the mark,
+    so that numba compiles afresh instead of unpickling a broken file."""
+    mark = read_mark()
+    folder = location_folder()
+    try:
+        intact = mark.get("files", {}).items() <= file_digests(folder).items()
+    except OSError:
+        intact = False
+    if intact:
+        return
+    for path in engine_cache_files(folder) if folder.is_dir() else ():
         path.unlink(missing_ok=True)
-    return False
+    mark_path().unlink(missing_ok=True)
 
 
-def mark_cache_complete() -> None:
+def mark_cache_complete(group: str) -> None:
+    """Record ``group`` as compiled, with the digests of every cache file now there (under the
+    compile lock, after the group's kernels were all compiled: see ``kernels_ready``)."""
     if CACHE_FOLDER is None or not CACHING.saving:
         return
+    groups = set(read_mark().get("groups", ())) | {group}
     try:
-        (CACHE_FOLDER / COMPLETE_MARK).write_text(json.dumps(file_digests(CACHE_FOLDER)), encoding="utf-8")
+        mark = {"groups": sorted(groups), "files": file_digests(location_folder())}
+        mark_path().write_text(json.dumps(mark), encoding="utf-8")
     except OSError as error:
         CACHING.stop(error)
 
@@ -227,32 +299,79 @@ class CacheWrites:
 CACHING = CacheWrites()
 
 
-def acquired_lock():
+def acquired_lock(say=None):
     """The compile lock of the cache folder, once this process holds it (waiting for it as
-    long as another holds it); None without a cache, without an OS lock, or when the lock
-    file cannot be opened (a folder took its name): then there is no lock, and since numba
-    writes each cache file whole, processes compiling side by side only repeat work."""
+    long as another holds it, after telling ``say`` what it waits for); None without a cache,
+    without an OS lock, or when the lock file cannot be opened (a folder took its name): then
+    there is no lock, and since numba writes each cache file whole, processes compiling side by
+    side only repeat work."""
     if CACHE_FOLDER is None or OS_FILE_LOCK is None:
         return None
     lock = OS_FILE_LOCK(CACHE_FOLDER / "compile.lock")
     try:
-        lock.acquire()
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            if say is not None:
+                say(f"waiting for another process that compiles the solver into {CACHE_FOLDER}")
+            lock.acquire()
     except OSError:
         return None
     return lock
 
 
 @contextmanager
-def compile_lock():
-    """Held while a process compiles or loads the kernels: other processes of this machine
-    (batch workers, Dask workers) wait, then load what the first one compiled, so the
-    kernels compile once per machine, not once per process."""
-    lock = acquired_lock()
+def compile_lock(say=None):
+    """Held while a process compiles kernels: other processes of this machine (batch workers,
+    Dask workers) that find the cache incomplete wait, then load what the first one compiled, so
+    the kernels compile once per machine, not once per process. A process that finds the cache
+    complete loads without it."""
+    lock = acquired_lock(say)
     try:
         yield
     finally:
         if lock is not None:
             lock.release()
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    """Kernels compiled together, when a solve first needs them: ``name`` says what they do,
+    ``seconds`` about how long they take to compile (``benchmarks/bench_cold_start.py``),
+    ``kernels`` the ones a solve calls from Python."""
+
+    name: str
+    seconds: int
+    kernels: tuple
+
+
+def kernels_ready(group: KernelGroup, exercise, say) -> float:
+    """Make the kernels of ``group`` ready in this process: ``exercise()`` calls each of its
+    kernels (and whatever they call) on a small position. From a cache that holds the group
+    complete they load without any lock; otherwise this process takes the compile lock and,
+    unless the process it waited for compiled them meanwhile, compiles them, telling ``say``
+    first (every time: whatever the install location or cache), and marks the group complete
+    once every one of ``kernels`` is in the cache. Returns the seconds it took, which no
+    solve's budget counts."""
+    started = time.perf_counter()
+    if cache_is_complete(group.name):
+        exercise()
+        return time.perf_counter() - started
+    with compile_lock(say):
+        compiling = not cache_is_complete(group.name)
+        if compiling:
+            if CACHE_FOLDER is not None:
+                forget_broken_cache()
+            say(f"compiling the solver's {group.name}, once per machine: about {group.seconds} s")
+        exercise()
+        if compiling and all(cached(dispatcher) for dispatcher in group.kernels):
+            mark_cache_complete(group.name)
+    return time.perf_counter() - started
+
+
+def cached(dispatcher) -> bool:
+    """Whether ``dispatcher`` was compiled (or loaded) and its index file is in the cache."""
+    return bool(dispatcher.signatures) and Path(dispatcher._cache._cache_file._index_path).is_file()
 
 
 def kernel(function):
@@ -296,3 +415,16 @@ def widened(kind: types.Type) -> types.Type:
     if isinstance(kind, types.Integer) and kind.signed and kind.bitwidth < 64:
         return types.int64
     return kind
+
+
+def variant(dispatcher, name: str, **constants):
+    """Another kernel compiled from ``dispatcher``'s source, named ``name``, in which the module
+    globals ``constants`` name hold other values: numba reads a global as a constant and leaves
+    out the branches a constant condition never takes, so a variant with a test switched off
+    compiles without the kernels that test calls (and computes what the original does wherever
+    that test would not have run)."""
+    function = dispatcher.py_func
+    namespace = function.__globals__ | constants
+    copy = python_types.FunctionType(function.__code__, namespace, name, function.__defaults__)
+    copy.__qualname__, copy.__doc__ = name, function.__doc__
+    return compiled(copy, KERNEL_FLAGS | {"_nrt": dispatcher.targetoptions["_nrt"]})

@@ -42,7 +42,7 @@ The stack and the control block are laid out in ``layout``.
 
 import numpy as np
 
-from solver.engine.apply import apply_move, undo_move
+from solver.engine.apply import apply_move, undo_move, walk_back, walk_forward
 from solver.engine.h2 import (
     H2_HEADER,
     HEADER_FACTS,
@@ -129,6 +129,8 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 DFS, IDA = 0, 1
 # costly positions' pairwise tests: the tests a test that finds a dead position earns
 COSTLY_CREDIT = 20
+# False in the light search kernels, compiled without the dead-end tests beyond HOPELESS (``groups``)
+DEAD_END_TESTS = True
 
 
 def make_control(
@@ -263,12 +265,16 @@ def new_position_dead(state, params, stack, depth, control, dead_ends, due):
     moves that table to the front of its ring, which can change which table a full ring lets go
     of later, so the search may differ in principle (on the 23 deals of the hard list it is the
     same, position for position)."""
-    read = facts_read(state, params, stack, depth, control, dead_ends, due)
-    if read and remembered_dead(control, dead_ends):
-        return True
+    read = False
+    if DEAD_END_TESTS:
+        read = facts_read(state, params, stack, depth, control, dead_ends, due)
+        if read and remembered_dead(control, dead_ends):
+            return True
     if pins_dead(state, params, control, stack[STACK_APPLIED][depth - 1]):
         return True
-    return read and due and full_test_dead(control, dead_ends)
+    if DEAD_END_TESTS:
+        return read and due and full_test_dead(control, dead_ends)
+    return False
 
 
 @kernel
@@ -326,23 +332,6 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
         return shallowest
     walk_forward(state, params, zobrist, column_keys, stack, shallowest, depth)
     return depth
-
-
-@kernel
-def walk_back(state, params, zobrist, column_keys, stack, depth, shallower):
-    """Take the path back from ``depth`` to ``shallower`` (the moves stay on the stack)."""
-    applied = stack[STACK_APPLIED]
-    for below in range(depth - 1, shallower - 1, -1):
-        undo_move(state, params, zobrist, column_keys, applied[below])
-
-
-@kernel
-def walk_forward(state, params, zobrist, column_keys, stack, shallower, depth):
-    """Make the path again from ``shallower`` to ``depth`` (after ``walk_back``)."""
-    applied, next_index = stack[STACK_APPLIED], stack[STACK_NEXT]
-    for below in range(shallower, depth):
-        made = stack[STACK_MOVES][stack[STACK_STARTS][below] + next_index[below] - 1]
-        applied[below] = apply_move(state, params, zobrist, column_keys, made)
 
 
 @kernel
@@ -407,15 +396,17 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    proved_dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and root_proved_dead(dead_ends, first, second)
-    if (
-        proved_dead
-        or (
-            (control[CONTROL_OPTIONS] & HOPELESS)
-            and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
-        )
-        or pairs_dead(state, params, stack, 0, control, dead_ends, pairs_on(control, dead_ends, H2))
-    ):
+    dead = False
+    if DEAD_END_TESTS:
+        dead = (control[CONTROL_OPTIONS] & TRIPLES) != 0 and root_proved_dead(dead_ends, first, second)
+    dead = dead or (
+        (control[CONTROL_OPTIONS] & HOPELESS) != 0
+        and (hopeless(state, params, NOWHERE, NOWHERE) or twins_hopeless(state, params))
+    )
+    if DEAD_END_TESTS:
+        due = pairs_on(control, dead_ends, H2)
+        dead = dead or pairs_dead(state, params, stack, 0, control, dead_ends, due)
+    if dead:
         counts[0] = 0
     else:
         counts[0] = expand(state, params, control, moves, 0, scores, stack[STACK_LANDING])
@@ -437,11 +428,13 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
     depth = control[CONTROL_DEPTH]
     nodes = control[CONTROL_NODES]
     status = PAUSED
-    costly = costly_after(control, dead_ends)
+    costly = np.iinfo(np.int64).max
+    if DEAD_END_TESTS:
+        costly = costly_after(control, dead_ends)
     while nodes < node_limit:
         shallowest = control[CONTROL_COSTLY_FROM]
         costly_now = nodes >= control[CONTROL_COSTLY_WAIT] and nodes - entered[shallowest] >= costly
-        if shallowest <= depth and costly_now:
+        if DEAD_END_TESTS and shallowest <= depth and costly_now:
             depth = test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, depth, nodes)
         index = next_index[depth]
         if index >= counts[depth]:
@@ -474,7 +467,9 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, dea
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        due = pairs_due(control, dead_ends, nodes - entered[depth])
+        due = False
+        if DEAD_END_TESTS:
+            due = pairs_due(control, dead_ends, nodes - entered[depth])
         tested[child] = due
         control[CONTROL_COSTLY_FROM] = min(control[CONTROL_COSTLY_FROM], child)
         stack[STACK_FACTS_READ][child] = UNREAD

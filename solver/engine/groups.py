@@ -1,0 +1,34 @@
+"""The kernel groups a solve compiles, each once per machine and when it first needs it
+(``jit.kernels_ready``; ``solver.solve.kernels_ready`` calls their kernels on a one-move
+position): the light search every solve runs (``search.DEAD_END_TESTS``), the pairwise tests a
+deal not won in ``solver.solve.ROOT_PAIRS_AFTER`` positions turns on, the test over triples
+after ``ROOT_TRIPLES_AFTER``, and the reason of a lost deal. Each with the CPU seconds it took
+to compile on the project's 2-core machine (``benchmarks/bench_cold_start.py``)."""
+
+from solver.engine import h2, h3, prune, search, shortcut, table
+from solver.engine.jit import KernelGroup, variant
+
+
+def light_search_will_do(dead_ends) -> bool:
+    """Does the light search (``DEAD_END_TESTS`` off) search as the full one would from now on?
+    Yes while the solve has not let the pairwise tests run, not tested the root over triples and
+    remembers no dead table or family: every test it leaves out would then answer "alive"
+    without looking (and none of them can turn on within a chunk)."""
+    header = dead_ends[h2.H2_HEADER]
+    tests_started = header[h2.HEADER_PAIRS_ON] or header[h2.HEADER_ROOT_TRIPLES]
+    return not (tests_started or header[h2.HEADER_RING_FILL] or header[h2.HEADER_FAMILY_FILL])
+
+
+new_position_dead_light = variant(search.new_position_dead, "new_position_dead_light", DEAD_END_TESTS=False)
+search_start_light = variant(search.search_start, "search_start_light", DEAD_END_TESTS=False)
+search_chunk_light = variant(
+    search.search_chunk, "search_chunk_light", DEAD_END_TESTS=False, new_position_dead=new_position_dead_light
+)
+
+
+SEARCH = KernelGroup(
+    "search", 20, (search_start_light, search_chunk_light, shortcut.shortcut_line, table.rehash)
+)
+PAIRS = KernelGroup("pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_chunk))
+TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, search.path_triples_dead))
+LOSS = KernelGroup("loss reasons", 1, (prune.hopeless, h2.h2_dead))
