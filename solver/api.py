@@ -179,20 +179,23 @@ def hint(
     *,
     after: str = "",
     history: str = "",
-    policy: str = "sampling",
+    policy: str = "expert",
     samples: int | None = None,
     max_nodes: int | None = None,
     seed: int = 0,
+    progress=None,
 ) -> "Hint":
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
-    policy (the board may leave them unknown), ``"sampling"`` (``samples`` deals of the
-    unseen cards, default 16, each solved within ``max_nodes``, default 10,000) or
-    ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is visible.
-    The hint never undoes the last move nor returns to a position seen in the game. The same
-    ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / stuck,
-    ``Hint.move`` is a token (None without a move), ``Hint.confidence`` how many sampled
-    deals are still won after it (None for greedy), ``Hint.reason`` why."""
+    policy (the board may leave them unknown), ``"expert"`` (plans up to the next card
+    turned, compared over at most ``samples`` deals of the unseen cards, default 24, each
+    solved within ``max_nodes``, default 10,000), ``"sampling"`` (``samples`` deals, default
+    16) or ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is
+    visible. The hint never undoes the last move nor returns to a position seen in the game.
+    The same ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / gone (every
+    sampled deal proved lost: no move) / stuck, ``Hint.move`` is a token (None without a
+    move), ``Hint.confidence`` how many sampled deals are still won after it (None for
+    greedy), ``Hint.reason`` why. ``progress(done, total)`` follows the deals solved."""
     from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
     from solver.runs.play import check_seed
@@ -201,7 +204,7 @@ def hint(
     settings = {"samples": samples, "max_nodes": max_nodes}
     given = {name: value for name, value in settings.items() if value is not None}
     position, game = game_so_far(board, rules, after, history)
-    return policy_hint(position, rules, policy, seed, game, **given)
+    return policy_hint(position, rules, policy, seed, game, progress, **given)
 
 
 # --- catalogues and the daily deal --------------------------------------------------------

@@ -68,7 +68,17 @@ def test_hint_after_moves_and_from_a_board_as_json():
         ([12, "--history", "1>F:AS"], None, "error: --history goes with --board"),
         ([12, "--after", "1>F:AS 9>2:KH"], None, "error: --after: move 1 1>F:AS"),
         ([12, "--policy", "oracle"], None, "error: unknown policy 'oracle'"),
-        ([12, "--samples", 0], None, "error: sampling setting samples must be a positive integer, not 0"),
+        ([12, "--samples", 0], None, "error: expert setting samples must be a positive integer, not 0"),
+        (
+            [12, "--samples", 10**8],
+            None,
+            "error: expert setting samples must be at most 1,000, not 100,000,000",
+        ),
+        (
+            [12, "--policy", "sampling", "--samples", 1001],
+            None,
+            "error: sampling setting samples must be at most 1,000, not 1,001",
+        ),
         ([12, "--seed", -1], None, "error: --seed must be a whole number"),
         ([], None, "error: give a deal number or --board FILE"),
     ],
@@ -103,7 +113,7 @@ def test_hint_takes_a_board_with_unknown_cards(form):
     assert json.loads(with_unknown.stdout)["sampled"]["samples"] == 3
 
 
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 @pytest.mark.parametrize(
     "board, variant, status, exit_code",
     [(WON_BOARD, "yukon", "won", 5), (stuck_board_text(), "russian", "lost", 1)],
