@@ -12,6 +12,7 @@ and hint latency.
     python benchmarks/bench_player.py fusion --variant yukon --deals 1-50 --plan-plies 4
     nice -n 5 python benchmarks/bench_player.py expert --variant yukon --return --deals 90001-90100
     python benchmarks/bench_player.py expert-summary --variant yukon --return --deals 90001-90100
+    python benchmarks/bench_player.py walk --variant yukon --deals 1-10
 
 ``stores`` reads the stores and the timings a run of ``yukon rate`` / ``yukon play`` left in
 ``--runs-dir`` (``<variant>.db``, ``timings.jsonl``: one {"step", "wall", "command"} line a
@@ -32,6 +33,11 @@ reads those rows and writes the win rate over all deals with its 95% Wilson inte
 game a deal, so deals are the draws), beside the thoughtful rate of the same deals from
 ``benchmarks/results/study/<rule set>.verdicts.csv.gz``, to ``expert_<rule set>_<deals>.json``.
 
+``walk`` follows the hints of ``--policy`` (default expert, seed 0) from the opening of each
+deal, each hint given the game so far, until a hint suggests no move (won, lost, gone,
+stuck) or 1,000 moves; it writes games won beside the deals the study proved solvable
+(``walk_<policy>_<rule set>_<deals>.json``).
+
 ``calibrate`` solves each deal (``--time-limit``), rates the solvable ones with the greedy
 player (R runs), appends one JSON line per deal to ``--rows`` (run it again to resume), then
 prints the failure-rate thresholds that split the solvable deals nearest to thirds, the
@@ -48,15 +54,19 @@ import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 
 from solver import reference
+from solver.notation import parse_token
 from solver.numbering import deal_board
 from solver.player.difficulty import TIERS, rate_solved, tier_of
-from solver.player.greedy import Greedy
-from solver.player.hint import hint
+from solver.player.greedy import GAME_MOVES, Greedy
+from solver.player.hint import MOVE, hint
+from solver.player.hint import WON as WON_STATUS
+from solver.player.history import History
 from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
@@ -420,13 +430,66 @@ def expert_summary(args) -> None:
     write_json(RESULTS / f"expert_{rule_set_name(args)}_{args.deals}.json", summary)
 
 
+def hint_walk(deal: int, rules: Rules, policy: str) -> dict:
+    """Follow ``policy``'s hints from the opening of ``deal``."""
+    board, history, moves = deal_board(rules.variant, deal), History(), 0
+    started = time.perf_counter()
+    answer = hint(board, rules, policy, history=history)
+    while answer.status == MOVE and moves < GAME_MOVES:
+        move = parse_token(answer.move, board)
+        history = history.after(view_of(board, rules), move)
+        board, moves = reference.apply_move(board, move, rules), moves + 1
+        answer = hint(board, rules, policy, history=history)
+    seconds = time.perf_counter() - started
+    return {"deal": deal, "won": answer.status == WON_STATUS, "end": answer.status, "moves": moves} | {
+        "seconds_per_hint": seconds / (moves + 1)
+    }
+
+
+def walk(args) -> None:
+    rules = Rules(args.variant, args.foundation_return)
+    verdicts = thoughtful_verdicts(rule_set_name(args))
+    games = []
+    for deal in parse_deals(args.deals):
+        games.append(hint_walk(deal, rules, args.policy) | {"thoughtful": verdicts.get(deal)})
+        print(json.dumps(games[-1]), file=sys.stderr)
+    solvable = [game for game in games if game["thoughtful"] == SOLVED]
+    summary = {
+        "benchmark": "bench_player walk",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "rule_set": rule_set_name(args),
+        "policy": args.policy,
+        "settings": make_policy(args.policy).settings(),
+        "deals": len(games),
+        "solvable": len(solvable),
+        "won": sum(game["won"] for game in games),
+        "won_of_solvable": sum(game["won"] for game in solvable),
+        "ends": dict(Counter(game["end"] for game in games)),
+        "games": games,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "games"}, indent=1))
+    write_json(RESULTS / f"walk_{args.policy}_{rule_set_name(args)}_{args.deals}.json", summary)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "task",
-        choices=("calibrate", "compare", "hint", "stores", "blunders", "fusion", "expert", "expert-summary"),
+        choices=(
+            "calibrate",
+            "compare",
+            "hint",
+            "stores",
+            "blunders",
+            "fusion",
+            "expert",
+            "expert-summary",
+            "walk",
+        ),
     )
     parser.add_argument("--variant", default="yukon")
     parser.add_argument("--return", dest="foundation_return", action="store_true", help="foundation return")
@@ -439,7 +502,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--max-nodes", type=int, default=10_000)
     parser.add_argument("--rows", help="the resumable JSON-lines file of calibrate")
-    parser.add_argument("--policy", default="sampling", help="hint: the policy timed")
+    parser.add_argument("--policy", default="expert", help="hint, walk: the policy timed or followed")
     parser.add_argument("--plan-plies", type=int, default=4, help="fusion: plies of the shared plan")
     parser.add_argument("--runs-dir", default="/work/player-runs", help="stores: where the runs are")
     parser.add_argument(

@@ -96,6 +96,7 @@ class Expert:
     exact_nodes: int = 1_000_000
     lead_z: float = 2.0
     unknown_weight: float = 0.5
+    turn_now: bool = True
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
@@ -129,6 +130,7 @@ class Expert:
             "exact_nodes": self.exact_nodes,
             "lead_z": self.lead_z,
             "unknown_weight": self.unknown_weight,
+            "turn_now": self.turn_now,
             "max_moves": self.max_moves,
         }
 
@@ -217,18 +219,35 @@ class PlanSearch:
                 self.progress(len(self.worlds), self.cap())
 
     def ranked(self) -> list[tuple]:
-        """The candidate plans' keys, best first: by score, then votes, then greedy order."""
+        """The candidate plans' keys, best first: by score, then the sooner a card is
+        turned (the fewer moves played blind), then votes, then greedy order. Candidates:
+        the ``candidates`` most voted plans, and with ``turn_now`` every move that turns a
+        card at once (when any world is won at all)."""
         keys = [key for key, _votes in self.votes.most_common() if self.first_is_fresh(self.plans[key])]
         keys = keys[: self.expert.candidates]
+        if self.expert.turn_now and self.votes:
+            keys += [key for key in self.turning_now() if key not in keys]
         greedy = {move: at for at, (_score, move) in enumerate(ranked_moves(self.view))}
         return sorted(
             keys,
             key=lambda key: (
                 -self.score(key),
+                len(self.plans[key].moves),
                 -self.votes[key],
                 greedy.get(self.plans[key].moves[0], len(greedy)),
             ),
         )
+
+    def turning_now(self) -> list[tuple]:
+        """The keys of the one-move plans that turn a card now (fresh ones only)."""
+        world = self.worlds[0].board
+        keys = []
+        for move in reference.legal_moves(world, self.rules):
+            plan = plan_of(world, (move,), self.rules)
+            if plan.key[1] is not None and self.first_is_fresh(plan):
+                self.plans.setdefault(plan.key, plan)
+                keys.append(plan.key)
+        return keys
 
     def first_is_fresh(self, plan: Plan) -> bool:
         first = plan.moves[0]
