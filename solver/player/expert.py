@@ -96,7 +96,7 @@ class Expert:
     exact_nodes: int = 1_000_000
     lead_z: float = 2.0
     unknown_weight: float = 0.5
-    turn_now: bool = True
+    turn_now: bool = False
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
