@@ -1,5 +1,6 @@
 """The player's commands through the CLI: hint answers and refusals, play, rate and stats."""
 
+import io
 import json
 import re
 import sqlite3
@@ -9,8 +10,10 @@ from click.testing import CliRunner
 
 from solver import reference
 from solver.cli import main
+from solver.cli.player import HintProgress
 from solver.notation import parse_token
 from solver.numbering import deal_board
+from solver.player.hint import hint
 from solver.rules import Rules
 
 YUKON = Rules("yukon")
@@ -136,6 +139,20 @@ def test_hint_reports_a_won_and_a_lost_position_with_their_statuses(
     }
     as_text = run("hint", "--board", "-", "--variant", variant, "--policy", policy, stdin=board)
     assert as_text.exit_code == exit_code and status in as_text.stdout
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_hint_shows_its_progress_on_a_terminal_only():
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        hint(deal_board("yukon", 12), YUKON, "sampling", progress=HintProgress(stream, after=0), samples=3)
+    lines = [f"\rhint: {done} of 3 sampled deals solved" for done in (1, 2, 3)]
+    assert shown.getvalue() == "".join(lines) + "\n"
+    assert hidden.getvalue() == ""
 
 
 def test_hint_after_names_the_illegal_move_and_its_index():

@@ -118,13 +118,13 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
 
 class HintProgress:
     """``done of total sampled deals solved`` on a terminal's stderr, rewritten in place,
-    once a hint has taken PROGRESS_AFTER seconds (a quick hint shows nothing)."""
+    once a hint has taken ``after`` seconds (a quick hint shows nothing)."""
 
-    def __init__(self, stream):
-        self.stream, self.started, self.shown = stream, time.monotonic(), False
+    def __init__(self, stream, after: float = PROGRESS_AFTER):
+        self.stream, self.started, self.after = stream, time.monotonic(), after
 
     def __call__(self, done: int, total: int) -> None:
-        if not is_terminal(self.stream) or time.monotonic() - self.started < PROGRESS_AFTER:
+        if not is_terminal(self.stream) or time.monotonic() - self.started < self.after:
             return
         end = "\n" if done == total else ""
         print(
