@@ -316,7 +316,7 @@ class PlanSearch:
         fresh = self.history.fresh(self.view, [move for _score, move in ranked_moves(self.view)])
         fresh = [move for move in fresh if move in legal]
         if not fresh:
-            return Choice(None, confidence, ONLY_REPEATS if legal else NO_LEGAL_MOVE)
+            return Choice(None, None, ONLY_REPEATS if legal else NO_LEGAL_MOVE)
         plan = Plan((fresh[0],), ())
         return Choice(
             plan, confidence, reason_with(confidence, reason_for(self.view, fresh[0])), fallback=True
