@@ -195,6 +195,13 @@ def test_play_rate_and_stats(tmp_path):
     assert sum(tiers["counts"].values()) + tiers["no_tier"] == 4
 
 
+def test_play_counts_its_games_in_the_singular_too(tmp_path):
+    one = run("play", "1", "--policy", "greedy", "--out", tmp_path / "one.db", "--jobs", 1)
+    assert one.exit_code == 0 and "playing 1 (1 greedy game each)" in one.stderr
+    two = run("play", "1", "--policy", "greedy", "--runs", 2, "--out", tmp_path / "two.db", "--jobs", 1)
+    assert two.exit_code == 0 and "playing 1 (2 greedy games each)" in two.stderr
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
