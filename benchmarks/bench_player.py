@@ -31,7 +31,8 @@ default its defaults; seed ``--seed``), one JSON line per deal appended to ``--r
 the deals missing), every won line replayed on the reference engine. ``expert-summary``
 reads those rows and writes the win rate over all deals with its 95% Wilson interval (one
 game a deal, so deals are the draws), beside the thoughtful rate of the same deals from
-``benchmarks/results/study/<rule set>.verdicts.csv.gz``, to ``expert_<rule set>_<deals>.json``.
+``benchmarks/results/study/<rule set>.verdicts.csv.gz`` (deals beyond it are solved under
+``--time-limit``, kept in ``<rows>.truth.jsonl``), to ``expert_<rule set>_<deals>.json``.
 
 ``walk`` follows the hints of ``--policy`` (default expert, seed 0) from the opening of each
 deal, each hint given the game so far, until a hint suggests no move (won, lost, gone,
@@ -402,10 +403,29 @@ def thoughtful_verdicts(name: str) -> dict[int, str]:
         return {int(row["deal"]): row["status"] for row in csv.DictReader(table)}
 
 
+def verdicts_of(deals: list[int], args) -> dict[int, str]:
+    """The thoughtful verdict of each deal: the study's, else solved here under
+    ``--time-limit`` and kept in ``<rows>.truth.jsonl`` (solved once)."""
+    verdicts = thoughtful_verdicts(rule_set_name(args))
+    path = expert_rows_path(args).with_suffix(".truth.jsonl")
+    if path.exists():
+        verdicts |= {row["deal"]: row["status"] for row in map(json.loads, path.open())}
+    rules = Rules(args.variant, args.foundation_return)
+    with path.open("a") as kept:
+        for deal in deals:
+            if deal not in verdicts:
+                status = solve_position(
+                    deal_board(args.variant, deal), rules, Limits(time_limit=args.time_limit)
+                )
+                verdicts[deal] = status.status.value
+                kept.write(json.dumps({"deal": deal, "status": verdicts[deal]}) + "\n")
+    return verdicts
+
+
 def expert_summary(args) -> None:
     """The expert's win rate over all deals played, beside the thoughtful rate."""
     rows = [json.loads(line) for line in expert_rows_path(args).open()]
-    verdicts = thoughtful_verdicts(rule_set_name(args))
+    verdicts = verdicts_of([row["deal"] for row in rows], args)
     decided = [row for row in rows if verdicts.get(row["deal"]) in (SOLVED, UNSOLVABLE)]
     solvable = [row for row in rows if verdicts.get(row["deal"]) == SOLVED]
     summary = {
@@ -421,7 +441,7 @@ def expert_summary(args) -> None:
         "expert_all_deals": rate_entry(sum(row["won"] for row in rows), len(rows)),
         "thoughtful_decided_deals": rate_entry(len(solvable), len(decided)),
         "expert_on_solvable_deals": rate_entry(sum(row["won"] for row in solvable), len(solvable)),
-        "won_but_not_solved_by_the_study": [
+        "won_without_a_solved_verdict": [
             row["deal"] for row in rows if row["won"] and row not in solvable
         ],
         "cpu_seconds_per_game": percentiles([row["cpu_seconds"] for row in rows]),
