@@ -535,6 +535,7 @@ def main() -> None:
         "fusion": fusion,
         "expert": expert_games,
         "expert-summary": expert_summary,
+        "walk": walk,
     }
     tasks[args.task](args)
 
