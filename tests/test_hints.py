@@ -180,8 +180,10 @@ def test_a_hint_says_the_game_is_lost_when_every_sampled_deal_is_proved_lost(pol
     answer = hint(board, YUKON, policy)
     assert (answer.status, answer.move, answer.exit_status) == (GONE, None, 4)
     assert answer.confidence.all_proved_lost and answer.confidence.exact == (face_down == 0)
-    assert answer.text().startswith("the game is lost: ")
+    assert answer.text().startswith("the game is lost: " if face_down == 0 else "the game looks lost: ")
     assert ("nothing is hidden" in answer.text()) == (face_down == 0)
+    if policy == "expert" and face_down:
+        assert answer.confidence.samples == make_policy("expert").gone_samples
 
 
 def test_the_expert_ends_a_gone_game_as_lost_without_a_move():

@@ -31,8 +31,9 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
    proved lost and undecided worlds apart).
 
 With nothing hidden the position is exact: one world, solved with ``exact_nodes``, and its
-line is followed. When every sampled world is proved lost from the position itself, the
-decision says the game is gone (no move). When no world is won but some are undecided,
+line is followed. When every sampled world is proved lost from the position itself, more are
+dealt, up to ``gone_samples``, while all stay lost; then the decision says the game looks
+lost (gone: no move; with nothing hidden, it is lost). When no world is won but some are undecided,
 it falls back to the greedy player's move and says the position looks lost.
 
 ``play`` follows a chosen plan to its end (nothing is learned on the way, so deciding again
@@ -90,6 +91,7 @@ class Expert:
 
     samples: int = 24
     first_worlds: int = 8
+    gone_samples: int = 64
     candidates: int = 3
     max_nodes: int = 10_000
     plan_nodes: int = 10_000
@@ -105,6 +107,7 @@ class Expert:
             self.name,
             samples=self.samples,
             first_worlds=self.first_worlds,
+            gone_samples=self.gone_samples,
             candidates=self.candidates,
             max_nodes=self.max_nodes,
             plan_nodes=self.plan_nodes,
@@ -112,6 +115,7 @@ class Expert:
             max_moves=self.max_moves,
         )
         check_samples(self.name, self.samples)
+        check_samples(self.name, self.gone_samples, "gone_samples")
         if not (isinstance(self.lead_z, int | float) and 0 <= self.lead_z <= 10):
             raise YukonError(f"{self.name} setting lead_z must be a number from 0 to 10, not {self.lead_z!r}")
         if not (isinstance(self.unknown_weight, int | float) and 0 <= self.unknown_weight <= 1):
@@ -124,6 +128,7 @@ class Expert:
         return {
             "samples": self.samples,
             "first_worlds": self.first_worlds,
+            "gone_samples": self.gone_samples,
             "candidates": self.candidates,
             "max_nodes": self.max_nodes,
             "plan_nodes": self.plan_nodes,
@@ -216,7 +221,7 @@ class PlanSearch:
                 self.plans.setdefault(plan.key, plan)
                 self.votes[plan.key] += 1
             if self.progress is not None:
-                self.progress(len(self.worlds), self.cap())
+                self.progress(len(self.worlds), max(target, self.cap()))
 
     def ranked(self) -> list[tuple]:
         """The candidate plans' keys, best first: by score, then the sooner a card is
@@ -308,7 +313,15 @@ class PlanSearch:
 
     def no_plan(self) -> Choice:
         """No fresh winning plan: the game is gone, or every move repeats, or the greedy
-        player's move is the fallback."""
+        player's move is the fallback. Before saying the game is gone, worlds are dealt up
+        to ``gone_samples`` while every one is proved lost (a rule set where most dealings
+        are lost, Russian, would otherwise give up on winnable deals)."""
+        if not self.exact and all(world.proved_lost for world in self.worlds):
+            while len(self.worlds) < self.expert.gone_samples and not self.votes:
+                self.deal(len(self.worlds) + 1)
+            ranked = self.ranked()
+            if ranked:
+                return self.chosen(ranked[0])
         confidence = self.confidence(None)
         if confidence.all_proved_lost:
             return Choice(None, confidence, GONE_EXACT if self.exact else GONE, gone=True)

@@ -43,7 +43,7 @@ from solver.solve import solve_position
 CANDIDATES = 3
 LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"
 PROVED_LOST = "every sampled deal of the unseen cards is proved lost"
-GONE = "the game is lost: every sampled deal of the unseen cards is proved lost from here"
+GONE = "the game looks lost: every sampled deal of the unseen cards is proved lost from here"
 GONE_EXACT = "the game is lost: nothing is hidden and the solver proved the position lost"
 
 
@@ -190,10 +190,10 @@ class Sampling:
         return kept[:1] if view.hidden_count == 0 else kept
 
 
-def check_samples(policy: str, samples: int) -> None:
+def check_samples(policy: str, samples: int, name: str = "samples") -> None:
     """YukonError when ``samples`` exceeds MAX_SAMPLES."""
     if samples > MAX_SAMPLES:
-        raise YukonError(f"{policy} setting samples must be at most {MAX_SAMPLES:,}, not {samples:,}")
+        raise YukonError(f"{policy} setting {name} must be at most {MAX_SAMPLES:,}, not {samples:,}")
 
 
 def solved_world(board: Board, rules: Rules, max_nodes: int) -> World:
