@@ -411,8 +411,11 @@ def verdicts_of(deals: list[int], args) -> dict[int, str]:
     if path.exists():
         verdicts |= {row["deal"]: row["status"] for row in map(json.loads, path.open())}
     rules = Rules(args.variant, args.foundation_return)
+    missing = [deal for deal in deals if deal not in verdicts]
+    if not missing:
+        return verdicts
     with path.open("a") as kept:
-        for deal in deals:
+        for deal in missing:
             if deal not in verdicts:
                 status = solve_position(
                     deal_board(args.variant, deal), rules, Limits(time_limit=args.time_limit)
@@ -441,9 +444,7 @@ def expert_summary(args) -> None:
         "expert_all_deals": rate_entry(sum(row["won"] for row in rows), len(rows)),
         "thoughtful_decided_deals": rate_entry(len(solvable), len(decided)),
         "expert_on_solvable_deals": rate_entry(sum(row["won"] for row in solvable), len(solvable)),
-        "won_without_a_solved_verdict": [
-            row["deal"] for row in rows if row["won"] and row not in solvable
-        ],
+        "won_without_a_solved_verdict": [row["deal"] for row in rows if row["won"] and row not in solvable],
         "cpu_seconds_per_game": percentiles([row["cpu_seconds"] for row in rows]),
     }
     print(json.dumps(summary, indent=1))
