@@ -126,6 +126,8 @@ class Expert:
         )
         check_samples(self.name, self.samples)
         check_samples(self.name, self.gone_samples, "gone_samples")
+        if not isinstance(self.turn_now, bool):
+            raise YukonError(f"{self.name} setting turn_now must be true or false, not {self.turn_now!r}")
         if not (isinstance(self.lead_z, int | float) and 0 <= self.lead_z <= 10):
             raise YukonError(f"{self.name} setting lead_z must be a number from 0 to 10, not {self.lead_z!r}")
         if not (isinstance(self.unknown_weight, int | float) and 0 <= self.unknown_weight <= 1):
