@@ -40,13 +40,14 @@ Measured (one game a deal, seed 0; ``benchmarks/bench_player.py expert``, the fi
 ``benchmarks/results/expert_*.json``): tuned on strict Yukon PySolFC 1-60, where it won 34
 games, the sampling player (16 worlds of 10,000 nodes, seed 0) 33 of the same deals;
 ``turn_now`` (every move that turns a card at once as a candidate too) won 21 of the first
-35 deals where the plain expert won 23, so it is off. Twice the worlds (16 first, up to
-48) and 6 candidates won 38 of the 60 (5 deals only it won, 1 only the default) at 2.8 times
-the CPU (3.0 s a game): not a clear gain, and its hints would miss the latency target. Confirmed on deals never used: strict
-50001-50100 and with foundation return 90001-90100, 52 of 100 each (thoughtful: 87 and 91).
-So comparing plans, not moves, does not by itself lift the player much: the position after
-the card is turned is still judged by a solver that sees the world, which gives information
-no value.
+35 deals where the plain expert won 23, so it is off. Twice the worlds (16 first, up to 48)
+and 6 candidates won 38 of the 60 (5 deals only it won, 1 only the default) at 2.8 times the
+CPU (3.0 s a game): not a clear gain, and its hints would miss the latency target. Confirmed
+on deals never used: strict 50001-50300, 157 of 300 (thoughtful 268); with foundation return
+90001-90300, 152 of 300 (thoughtful 266 of 299 decided); README.md has the table. So
+comparing plans, not moves, does not by itself lift the player much: the position after the
+card is turned is still judged by a solver that sees the world, which gives information no
+value.
 
 ``play`` follows a chosen plan to its end (nothing is learned on the way, so deciding again
 would only draw other worlds), then decides again; a plan move that ``History`` refuses
