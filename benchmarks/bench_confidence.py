@@ -1,19 +1,25 @@
-"""How honest the sampling player's confidence is: over every hint along its games, the
-share of positions later won against the confidence stated for them.
+"""How honest the sampling and expert players' confidence is: over every hint along their
+games, the share of positions later won against the confidence stated for them.
 
     nice -n 10 python benchmarks/bench_confidence.py play --variant yukon --deals 1-100
     python benchmarks/bench_confidence.py summary --variants yukon,russian
+    nice -n 10 python benchmarks/bench_confidence.py play --policy expert --variant yukon --deals 1-100
+    python benchmarks/bench_confidence.py summary --policy expert --variants yukon
 
-``play`` plays each deal once with the sampling player (seed 0, its default settings unless
-given) and, for each of its moves, keeps what it said (k of n sampled worlds won after the
-move, how many it proved lost) beside two truths: is the true position after the move
-winnable (the thoughtful solver, which sees every card, under ``--truth-time-limit``), and
-was the game then won by the player. One JSON line per deal goes to
-``benchmarks/results/confidence/<variant>.jsonl``; running it again skips the deals held.
+``play`` plays each deal once with the sampling player (``--policy expert``: the expert;
+seed 0, its default settings unless given) and, for each of its moves, keeps what it said (k
+of n sampled worlds won after the move, how many it proved lost) beside two truths: is the
+true position after the move winnable (the thoughtful solver, which sees every card, under
+``--truth-time-limit``), and was the game then won by the player. One JSON line per deal
+goes to
+``benchmarks/results/confidence/<variant>.jsonl`` (the expert's: ``<variant>_expert.jsonl``);
+running it again skips the deals held. The expert states, for each move of a plan, the
+plan's count: the worlds won after the card the plan turns.
 
 ``summary`` bins the moves by stated confidence and writes, per variant, each bin's moves,
 the share winnable and the share later won (95% Wilson intervals) to
-``benchmarks/results/confidence.json``, and the reliability plot ``confidence.png``.
+``benchmarks/results/confidence.json``, and the reliability plot ``confidence.png`` (the
+expert's: ``confidence_expert.json``, ``confidence_expert.png``).
 """
 
 import argparse
@@ -27,7 +33,7 @@ from plots import load_pyplot, save
 
 from solver import reference
 from solver.numbering import deal_board
-from solver.player.sampling import Sampling
+from solver.player.policies import make_policy
 from solver.result import SOLVED, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.solve import solve_position
@@ -39,7 +45,7 @@ ROWS = RESULTS / "confidence"
 BIN_EDGES = (0.0, 0.125, 0.375, 0.625, 0.875, 1.0)
 
 
-def played_game(deal: int, rules: Rules, sampling: Sampling, truth: Limits, seed: int) -> dict:
+def played_game(deal: int, rules: Rules, sampling, truth: Limits, seed: int) -> dict:
     """One game of ``deal``: every move's stated confidence and the truth after it."""
     moves = []
 
@@ -59,11 +65,17 @@ def played_game(deal: int, rules: Rules, sampling: Sampling, truth: Limits, seed
     }
 
 
+def suffix(policy: str) -> str:
+    """What the expert's files add to the sampling player's names."""
+    return "" if policy == "sampling" else f"_{policy}"
+
+
 def play(args) -> None:
     rules = Rules(args.variant)
-    sampling = Sampling(samples=args.samples, max_nodes=args.max_nodes)
+    given = {"samples": args.samples, "max_nodes": args.max_nodes}
+    sampling = make_policy(args.policy, **{name: value for name, value in given.items() if value is not None})
     truth = Limits(time_limit=args.truth_time_limit)
-    path = ROWS / f"{args.variant}.jsonl"
+    path = ROWS / f"{args.variant}{suffix(args.policy)}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {row["deal"] for row in read_rows(path)}
     with path.open("a") as rows:
@@ -127,22 +139,24 @@ def bin_summary(members: list[dict], low: float, high: float) -> dict:
 
 def summary(args) -> None:
     variants = {
-        variant: variant_summary(read_rows(ROWS / f"{variant}.jsonl")) for variant in args.variants.split(",")
+        variant: variant_summary(read_rows(ROWS / f"{variant}{suffix(args.policy)}.jsonl"))
+        for variant in args.variants.split(",")
     }
     write_json(
-        RESULTS / "confidence.json",
+        RESULTS / f"confidence{suffix(args.policy)}.json",
         {
             "benchmark": "bench_confidence summary",
             "command": command_line(),
             "date": now(),
             "machine": machine_info(),
+            "policy": args.policy,
             "bin_edges": BIN_EDGES,
             "variants": variants,
         },
     )
     pyplot = load_pyplot()
     if pyplot is not None:
-        save(pyplot, reliability_plot(pyplot, variants), RESULTS / "confidence.png")
+        save(pyplot, reliability_plot(pyplot, variants), RESULTS / f"confidence{suffix(args.policy)}.png")
 
 
 def reliability_plot(pyplot, variants: dict):
@@ -183,12 +197,14 @@ def main() -> None:
     playing = commands.add_parser("play")
     playing.add_argument("--variant", default="yukon")
     playing.add_argument("--deals", default="1-100")
-    playing.add_argument("--samples", type=int, default=16)
-    playing.add_argument("--max-nodes", type=int, default=10_000)
+    playing.add_argument("--policy", choices=("sampling", "expert"), default="sampling")
+    playing.add_argument("--samples", type=int, default=None, help="the policy's (default: its own)")
+    playing.add_argument("--max-nodes", type=int, default=None, help="the policy's (default: its own)")
     playing.add_argument("--truth-time-limit", type=float, default=2.0)
     playing.add_argument("--seed", type=int, default=0)
     summing = commands.add_parser("summary")
     summing.add_argument("--variants", default="yukon,russian")
+    summing.add_argument("--policy", choices=("sampling", "expert"), default="sampling")
     args = parser.parse_args()
     (play if args.command == "play" else summary)(args)
 

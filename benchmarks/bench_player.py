@@ -10,6 +10,9 @@ and hint latency.
         --summary player_runs_milligan.json
     python benchmarks/bench_player.py blunders --variant yukon --deals 1-30 --samples 16
     python benchmarks/bench_player.py fusion --variant yukon --deals 1-50 --plan-plies 4
+    nice -n 5 python benchmarks/bench_player.py expert --variant yukon --return --deals 90001-90100
+    python benchmarks/bench_player.py expert-summary --variant yukon --return --deals 90001-90100
+    python benchmarks/bench_player.py walk --variant yukon --deals 1-10
 
 ``stores`` reads the stores and the timings a run of ``yukon rate`` / ``yukon play`` left in
 ``--runs-dir`` (``<variant>.db``, ``timings.jsonl``: one {"step", "wall", "command"} line a
@@ -22,6 +25,20 @@ each deal with plain sampling and with ``plan_plies`` (a move scores only the wo
 the commonest plan after it: see ``solver/player/sampling.py``), same seed and budgets
 (``player_fusion_<variant>.json``).
 
+``expert`` plays each deal once with the expert policy (``--settings``: JSON of its tuning,
+default its defaults; seed ``--seed``), one JSON line per deal appended to ``--rows``
+(default ``benchmarks/results/expert/<rule set>_<deals>.jsonl``; running it again plays only
+the deals missing), every won line replayed on the reference engine. ``expert-summary``
+reads those rows and writes the win rate over all deals with its 95% Wilson interval (one
+game a deal, so deals are the draws), beside the thoughtful rate of the same deals from
+``benchmarks/results/study/<rule set>.verdicts.csv.gz`` (deals beyond it are solved under
+``--time-limit``, kept in ``<rows>.truth.jsonl``), to ``expert_<rule set>_<deals>.json``.
+
+``walk`` follows the hints of ``--policy`` (default expert, seed 0) from the opening of each
+deal, each hint given the game so far, until a hint suggests no move (won, lost, gone,
+stuck) or 1,000 moves; it writes games won beside the deals the study proved solvable
+(``walk_<policy>_<rule set>_<deals>.json``).
+
 ``calibrate`` solves each deal (``--time-limit``), rates the solvable ones with the greedy
 player (R runs), appends one JSON line per deal to ``--rows`` (run it again to resume), then
 prints the failure-rate thresholds that split the solvable deals nearest to thirds, the
@@ -31,20 +48,27 @@ greedy player wins with other seeds (``--check-seed``). Results go to
 """
 
 import argparse
+import csv
+import gzip
 import json
 import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 
 from solver import reference
+from solver.notation import parse_token
 from solver.numbering import deal_board
 from solver.player.difficulty import TIERS, rate_solved, tier_of
-from solver.player.greedy import Greedy
-from solver.player.hint import hint
+from solver.player.greedy import GAME_MOVES, Greedy
+from solver.player.hint import MOVE, hint
+from solver.player.hint import WON as WON_STATUS
+from solver.player.history import History
+from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
@@ -52,7 +76,7 @@ from solver.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
 from solver.rules import Rules
 from solver.runs.summary import summarize
 from solver.solve import solve_position
-from solver.stats import clustered_rate_entry, percentile
+from solver.stats import clustered_rate_entry, percentile, rate_entry
 from solver.store import Store
 
 RESULTS = Path(__file__).parent / "results"
@@ -343,12 +367,154 @@ def fusion(args) -> None:
     write_json(RESULTS / f"player_fusion_{args.variant}.json", summary)
 
 
+def rule_set_name(args) -> str:
+    return f"{args.variant}{'-return' if args.foundation_return else ''}"
+
+
+def expert_rows_path(args) -> Path:
+    return Path(args.rows or RESULTS / "expert" / f"{rule_set_name(args)}_{args.deals}.jsonl")
+
+
+def expert_games(args) -> None:
+    """One expert game a deal, resumable, each line replayed (``play_deal``)."""
+    rules = Rules(args.variant, args.foundation_return)
+    settings = json.loads(args.settings)
+    path = expert_rows_path(args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = {json.loads(line)["deal"] for line in path.open()} if path.exists() else set()
+    with path.open("a") as rows:
+        for deal in parse_deals(args.deals):
+            if deal in done:
+                continue
+            started = time.process_time()
+            record = play_deal(deal, rules, "expert", args.seed, **settings)
+            row = {"deal": deal, "won": record.won, "moves": record.moves, "settings": dict(record.settings)}
+            row |= {"seed": args.seed, "cpu_seconds": time.process_time() - started}
+            rows.write(json.dumps(row) + "\n")
+            rows.flush()
+            print(
+                json.dumps({key: row[key] for key in ("deal", "won", "moves", "cpu_seconds")}),
+                file=sys.stderr,
+            )
+
+
+def thoughtful_verdicts(name: str) -> dict[int, str]:
+    with gzip.open(RESULTS / "study" / f"{name}.verdicts.csv.gz", "rt") as table:
+        return {int(row["deal"]): row["status"] for row in csv.DictReader(table)}
+
+
+def verdicts_of(deals: list[int], args) -> dict[int, str]:
+    """The thoughtful verdict of each deal: the study's, else solved here under
+    ``--time-limit`` and kept in ``<rows>.truth.jsonl`` (solved once)."""
+    verdicts = thoughtful_verdicts(rule_set_name(args))
+    path = expert_rows_path(args).with_suffix(".truth.jsonl")
+    if path.exists():
+        verdicts |= {row["deal"]: row["status"] for row in map(json.loads, path.open())}
+    rules = Rules(args.variant, args.foundation_return)
+    missing = [deal for deal in deals if deal not in verdicts]
+    if not missing:
+        return verdicts
+    with path.open("a") as kept:
+        for deal in missing:
+            if deal not in verdicts:
+                status = solve_position(
+                    deal_board(args.variant, deal), rules, Limits(time_limit=args.time_limit)
+                )
+                verdicts[deal] = status.status.value
+                kept.write(json.dumps({"deal": deal, "status": verdicts[deal]}) + "\n")
+    return verdicts
+
+
+def expert_summary(args) -> None:
+    """The expert's win rate over all deals played, beside the thoughtful rate."""
+    rows = [json.loads(line) for line in expert_rows_path(args).open()]
+    verdicts = verdicts_of([row["deal"] for row in rows], args)
+    decided = [row for row in rows if verdicts.get(row["deal"]) in (SOLVED, UNSOLVABLE)]
+    solvable = [row for row in rows if verdicts.get(row["deal"]) == SOLVED]
+    summary = {
+        "benchmark": "bench_player expert-summary",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "rule_set": rule_set_name(args),
+        "deals": args.deals,
+        "rows": expert_rows_path(args).name,
+        "settings": sorted({json.dumps(row["settings"], sort_keys=True) for row in rows}),
+        "games": len(rows),
+        "expert_all_deals": rate_entry(sum(row["won"] for row in rows), len(rows)),
+        "thoughtful_decided_deals": rate_entry(len(solvable), len(decided)),
+        "expert_on_solvable_deals": rate_entry(sum(row["won"] for row in solvable), len(solvable)),
+        "won_without_a_solved_verdict": [row["deal"] for row in rows if row["won"] and row not in solvable],
+        "cpu_seconds_per_game": percentiles([row["cpu_seconds"] for row in rows]),
+    }
+    print(json.dumps(summary, indent=1))
+    write_json(RESULTS / f"expert_{rule_set_name(args)}_{args.deals}.json", summary)
+
+
+def hint_walk(deal: int, rules: Rules, policy: str) -> dict:
+    """Follow ``policy``'s hints from the opening of ``deal``."""
+    board, history, moves = deal_board(rules.variant, deal), History(), 0
+    started = time.perf_counter()
+    answer = hint(board, rules, policy, history=history)
+    while answer.status == MOVE and moves < GAME_MOVES:
+        move = parse_token(answer.move, board)
+        history = history.after(view_of(board, rules), move)
+        board, moves = reference.apply_move(board, move, rules), moves + 1
+        answer = hint(board, rules, policy, history=history)
+    seconds = time.perf_counter() - started
+    return {"deal": deal, "won": answer.status == WON_STATUS, "end": answer.status, "moves": moves} | {
+        "seconds_per_hint": seconds / (moves + 1)
+    }
+
+
+def walk(args) -> None:
+    rules = Rules(args.variant, args.foundation_return)
+    verdicts = thoughtful_verdicts(rule_set_name(args))
+    games = []
+    for deal in parse_deals(args.deals):
+        games.append(hint_walk(deal, rules, args.policy) | {"thoughtful": verdicts.get(deal)})
+        print(json.dumps(games[-1]), file=sys.stderr)
+    solvable = [game for game in games if game["thoughtful"] == SOLVED]
+    summary = {
+        "benchmark": "bench_player walk",
+        "command": command_line(),
+        "date": now(),
+        "machine": machine_info(),
+        "rule_set": rule_set_name(args),
+        "policy": args.policy,
+        "settings": make_policy(args.policy).settings(),
+        "deals": len(games),
+        "solvable": len(solvable),
+        "won": sum(game["won"] for game in games),
+        "won_of_solvable": sum(game["won"] for game in solvable),
+        "ends": dict(Counter(game["end"] for game in games)),
+        "games": games,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "games"}, indent=1))
+    write_json(RESULTS / f"walk_{args.policy}_{rule_set_name(args)}_{args.deals}.json", summary)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("task", choices=("calibrate", "compare", "hint", "stores", "blunders", "fusion"))
+    parser.add_argument(
+        "task",
+        choices=(
+            "calibrate",
+            "compare",
+            "hint",
+            "stores",
+            "blunders",
+            "fusion",
+            "expert",
+            "expert-summary",
+            "walk",
+        ),
+    )
     parser.add_argument("--variant", default="yukon")
+    parser.add_argument("--return", dest="foundation_return", action="store_true", help="foundation return")
+    parser.add_argument("--settings", default="{}", help="expert: its tuning as JSON")
     parser.add_argument("--deals", default="1-100")
     parser.add_argument("--runs", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
@@ -357,7 +523,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--max-nodes", type=int, default=10_000)
     parser.add_argument("--rows", help="the resumable JSON-lines file of calibrate")
-    parser.add_argument("--policy", default="sampling", help="hint: the policy timed")
+    parser.add_argument("--policy", default="expert", help="hint, walk: the policy timed or followed")
     parser.add_argument("--plan-plies", type=int, default=4, help="fusion: plies of the shared plan")
     parser.add_argument("--runs-dir", default="/work/player-runs", help="stores: where the runs are")
     parser.add_argument(
@@ -365,7 +531,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     tasks = {"calibrate": calibrate, "compare": compare, "hint": hint_latency, "stores": store_runs}
-    (tasks | {"blunders": blunders, "fusion": fusion})[args.task](args)
+    tasks |= {
+        "blunders": blunders,
+        "fusion": fusion,
+        "expert": expert_games,
+        "expert-summary": expert_summary,
+        "walk": walk,
+    }
+    tasks[args.task](args)
 
 
 if __name__ == "__main__":

@@ -302,7 +302,7 @@ def verify_results(
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint and how it was asked for. ``status`` says move / won / lost / stuck, ``move`` is
+    """A hint and how it was asked for. ``status`` says move / won / lost / gone / stuck, ``move`` is
     a token (None without a move), ``confidence`` the sampled deals still won after it (a
     ``Confidence``: ``won`` of ``samples``, ``fraction``, ``interval``; None for greedy),
     ``reason`` why: those of ``advice``, the policy's own answer; ``policy`` and ``seed`` as
@@ -349,21 +349,25 @@ def hint(
     *,
     after: str = "",
     history: str = "",
-    policy: str = "sampling",
+    policy: str = "expert",
     samples: int | None = None,
     max_nodes: int | None = None,
     seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
     cancel: Cancel | None = None,
 ) -> Hint:
     """One move for ``board`` after the moves ``after`` (e.g. a deal and the moves played),
     from what a person can see: face-down cards and the stock's order stay hidden from the
-    policy (the board may leave them unknown), ``"sampling"`` (``samples`` deals of the
-    unseen cards, default 16, each solved within ``max_nodes``, default 10,000) or
-    ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is visible.
-    The hint never undoes the last move nor returns to a position seen in the game. The same
-    ``seed`` gives the same hint. ``cancel``: as in ``solve_deal``; once it is set every search
-    of a sampling hint stops at once, and the hint answers from what they found (nothing found:
-    the greedy order's first move, confidence 0)."""
+    policy (the board may leave them unknown), ``"expert"`` (plans up to the next card
+    turned, compared over at most ``samples`` deals of the unseen cards, default 24, each
+    solved within ``max_nodes``, default 10,000), ``"sampling"`` (``samples`` deals, default
+    16) or ``"greedy"``. ``history``: moves that led to ``board``, taken back on what is
+    visible. The hint never undoes the last move nor returns to a position seen in the game.
+    The same ``seed`` gives the same hint. ``Hint.status`` says move / won / lost / gone (every
+    sampled deal proved lost: no move) / stuck. ``progress(done, total)`` follows the deals
+    solved. ``cancel``: as in ``solve_deal``; once it is set every search of a sampling hint
+    stops at once, and the hint answers from what they found (nothing found: the greedy
+    order's first move, confidence 0)."""
     from solver.budget import checked_cancel
     from solver.interrupts import cancelled_by
     from solver.player.hint import game_so_far
@@ -380,4 +384,4 @@ def hint(
     given = {name: value for name, value in settings.items() if value is not None}
     position, game = game_so_far(board, named, after, history)
     with cancelled_by(checked_cancel(cancel)):
-        return Hint(policy_hint(position, named, policy, seed, game, **given), policy, seed)
+        return Hint(policy_hint(position, named, policy, seed, game, progress, **given), policy, seed)

@@ -13,15 +13,18 @@ from solver.cards import make_card
 from solver.errors import YukonError
 from solver.notation import parse_token, solution_text
 from solver.numbering import deal_board
+from solver.player.expert import plan_of
 from solver.player.greedy import Greedy
-from solver.player.hint import MOVE, game_so_far, hint
+from solver.player.hint import GONE, MOVE, game_so_far, hint
 from solver.player.history import NO_HISTORY, led_to, played_from, undoes
-from solver.player.sampling import Sampling
+from solver.player.policies import make_policy
+from solver.player.sampling import Sampling, solved_world
 from solver.player.view import view_of
 from solver.rules import Rules
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}
+SMALL_EXPERT = {"samples": 4, "first_worlds": 2, "max_nodes": 3000, "plan_nodes": 2000}
 HINT_GAME_DEALS = range(1, 51)
 HINT_GAME_MOVES = 60
 
@@ -44,9 +47,9 @@ def with_unknown_cards(board: Board) -> Board:
 
 
 @pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 def test_a_board_with_unknown_cards_gets_the_hint_of_the_board_with_its_hidden_cards_permuted(rules, policy):
-    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    settings = {"greedy": {}, "sampling": SMALL_SAMPLING, "expert": SMALL_EXPERT}[policy]
     rng = random.Random(4)
     for board in greedy_positions(rules, deals=(2, 5), prefixes=(0, 12)):
         permuted = permute_hidden(board, rng)
@@ -144,7 +147,10 @@ def test_confidence_counts_samples_and_says_when_every_sample_is_proved_lost():
     assert answer.confidence.samples == 4 and answer.confidence.won == 0
     assert answer.confidence.interval[0] == 0.0 and 0 < answer.confidence.interval[1] < 1
     if answer.confidence.all_proved_lost:
-        assert "proved every sampled world lost" in answer.text()
+        assert answer.status == GONE and answer.move is None
+        assert "(0 of 4 samples won (95% interval 0%-49%); the solver proved every sampled world lost)" in (
+            answer.text()
+        )
         assert "every sampled deal of the unseen cards is proved lost" in answer.reason
 
 
@@ -155,3 +161,40 @@ def test_with_nothing_hidden_the_confidence_is_the_positions_own_verdict_not_a_s
     assert answer.confidence.exact and (answer.confidence.won, answer.confidence.samples) == (1, 1)
     assert "nothing is hidden: won by the solver" in answer.text()
     assert not hint(deal_board("yukon", 3), YUKON, "sampling", **SMALL_SAMPLING).confidence.exact
+
+
+def gone_board(face_down: int) -> Board:
+    """Strict Yukon, hearts alone on the table: 2H lies on AH and no black card is left to
+    take it, so the game is lost, though a King may still move to an empty column. With
+    ``face_down`` 1, 3H is face down (the only unseen card: every world is this one)."""
+    hearts = [make_card(rank, 1) for rank in range(14)]
+    columns = ((hearts[1], hearts[2]), (hearts[13],), tuple(hearts[3:13]), (), (), (), ())
+    return Board(columns, (0, 0, face_down, 0, 0, 0, 0), (13, 0, 13, 13))
+
+
+@pytest.mark.parametrize("policy", ["expert", "sampling"])
+@pytest.mark.parametrize("face_down", [0, 1])
+def test_a_hint_says_the_game_is_lost_when_every_sampled_deal_is_proved_lost(policy, face_down):
+    board = gone_board(face_down)
+    assert reference.legal_moves(board, YUKON)
+    answer = hint(board, YUKON, policy)
+    assert (answer.status, answer.move, answer.exit_status) == (GONE, None, 4)
+    assert answer.confidence.all_proved_lost and answer.confidence.exact == (face_down == 0)
+    assert answer.text().startswith("the game is lost: " if face_down == 0 else "the game looks lost: ")
+    assert ("nothing is hidden" in answer.text()) == (face_down == 0)
+    if policy == "expert" and face_down:
+        assert answer.confidence.samples == make_policy("expert").gone_samples
+
+
+def test_the_expert_ends_a_gone_game_as_lost_without_a_move():
+    assert make_policy("expert").play(gone_board(1), YUKON, 0) == (False, [])
+
+
+def test_an_expert_plan_ends_with_the_first_move_that_turns_a_card():
+    board = deal_board("yukon", 2)
+    plan = plan_of(board, solved_world(board, YUKON, 100_000).line, YUKON)
+    hidden = view_of(board, YUKON).hidden_count
+    before = reference.replay(board, list(plan.moves[:-1]), YUKON)
+    assert view_of(before, YUKON).hidden_count == hidden
+    assert view_of(reference.apply_move(before, plan.moves[-1], YUKON), YUKON).hidden_count == hidden - 1
+    assert plan.key == (view_of(before, YUKON), plan.moves[-1])

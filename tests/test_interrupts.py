@@ -125,7 +125,7 @@ def ctrl_c_in_the_third_search(request, monkeypatch):
 
 
 def test_ctrl_c_ends_a_sampling_hint(ctrl_c_in_the_third_search):
-    result = run("hint", "12", "--samples", "1000000")
+    result = run("hint", "12", "--policy", "sampling", "--samples", "1000")
     assert result.exit_code == 130 and result.stdout == ""
     assert len(ctrl_c_in_the_third_search) == 3
 

@@ -26,6 +26,8 @@ from solver.rules import Rules
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}
+SMALL_EXPERT = {"samples": 4, "first_worlds": 2, "max_nodes": 3000, "plan_nodes": 2000}
+SMALL = {"greedy": {}, "sampling": SMALL_SAMPLING, "expert": SMALL_EXPERT}
 
 
 def positions(rules: Rules, deals=(1, 2, 3), prefixes=(0, 5, 15)) -> list[Board]:
@@ -69,9 +71,9 @@ def test_a_view_has_no_field_for_a_hidden_card():
 
 
 @pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 def test_decisions_and_confidence_ignore_hidden_cards(rules, policy):
-    player = make_policy(policy, **(SMALL_SAMPLING if policy == "sampling" else {}))
+    player = make_policy(policy, **SMALL[policy])
     rng = random.Random(7)
     for board in positions(rules, deals=(1, 2), prefixes=(0, 10)):
         other = permute_hidden(board, rng)
@@ -137,9 +139,9 @@ def test_a_greedy_decision_from_a_view_is_the_first_move_of_the_game(rules):
             assert Greedy().decide(view_of(board, rules), seed).move == (moves[0] if moves else None)
 
 
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 def test_every_hint_is_a_legal_move(policy):
-    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    settings = SMALL[policy]
     for rules in (YUKON, MILLIGAN):
         for board in positions(rules, deals=(4,), prefixes=(0, 8, 20)):
             if reference.is_won(board):
@@ -153,7 +155,7 @@ def test_a_hint_says_when_no_move_remains_and_when_the_position_looks_lost():
     stuck = deal_board("russian", 2)
     while reference.legal_moves(stuck, RUSSIAN):
         stuck = reference.apply_move(stuck, reference.legal_moves(stuck, RUSSIAN)[0], RUSSIAN)
-    for policy in ("sampling", "greedy"):
+    for policy in ("sampling", "greedy", "expert"):
         answer = hint(stuck, RUSSIAN, policy)
         assert (answer.status, answer.move, answer.exit_status) == (LOST, None, 1)
         assert "no legal move remains" in answer.reason
@@ -192,9 +194,9 @@ def test_sampling_wins_more_deals_than_greedy():
     assert sampling_wins > greedy_wins
 
 
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
-    settings = SMALL_SAMPLING if policy == "sampling" else {}
+    settings = SMALL[policy]
     records = [play_deal(deal, YUKON, policy, seed=1, **settings) for deal in (2, 6)]
     assert any(record.won for record in records)
     for record in records:
@@ -213,6 +215,12 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
         (lambda: hint(deal_board("yukon", 1), YUKON, policy="oracle"), "unknown policy 'oracle'"),
         (lambda: rate(deal_board("yukon", 1), YUKON, runs=0), "runs must be a positive integer"),
         (lambda: make_policy("sampling", samples=0), "samples must be a positive integer"),
+        (lambda: make_policy("sampling", samples=10**8), "samples must be at most 1,000, not 100,000,000"),
+        (lambda: make_policy("expert", samples=1001), "expert setting samples must be at most 1,000"),
+        (lambda: make_policy("expert", lead_z=-1), "lead_z must be a number from 0 to 10"),
+        (lambda: make_policy("expert", unknown_weight=2), "unknown_weight must be a number from 0 to 1"),
+        (lambda: make_policy("expert", turn_now="yes"), "turn_now must be true or false"),
+        (lambda: make_policy("expert", gone_samples=5000), "gone_samples must be at most 1,000"),
     ],
 )
 def test_bad_input_is_one_clear_yukon_error(call, message):
@@ -228,7 +236,7 @@ def test_after_names_the_illegal_move_and_its_place():
 
 
 def test_a_won_position_is_reported_won():
-    for policy in ("greedy", "sampling"):
+    for policy in ("greedy", "sampling", "expert"):
         answer = hint(forced_win_played(), YUKON, policy)
         assert (answer.status, answer.move, answer.exit_status) == (WON, None, 5)
 

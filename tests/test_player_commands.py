@@ -1,5 +1,6 @@
 """The player's commands through the CLI: hint answers and refusals, play, rate and stats."""
 
+import io
 import json
 import re
 import sqlite3
@@ -9,8 +10,10 @@ from click.testing import CliRunner
 
 from solver import reference
 from solver.cli import main
+from solver.cli.player import HintProgress
 from solver.notation import parse_token
 from solver.numbering import deal_board
+from solver.player.hint import hint
 from solver.rules import Rules
 
 YUKON = Rules("yukon")
@@ -68,7 +71,17 @@ def test_hint_after_moves_and_from_a_board_as_json():
         ([12, "--history", "1>F:AS"], None, "error: --history goes with --board"),
         ([12, "--after", "1>F:AS 9>2:KH"], None, "error: --after: move 1 1>F:AS"),
         ([12, "--policy", "oracle"], None, "error: unknown policy 'oracle'"),
-        ([12, "--samples", 0], None, "error: sampling setting samples must be a positive integer, not 0"),
+        ([12, "--samples", 0], None, "error: expert setting samples must be a positive integer, not 0"),
+        (
+            [12, "--samples", 10**8],
+            None,
+            "error: expert setting samples must be at most 1,000, not 100,000,000",
+        ),
+        (
+            [12, "--policy", "sampling", "--samples", 1001],
+            None,
+            "error: sampling setting samples must be at most 1,000, not 1,001",
+        ),
         ([12, "--seed", -1], None, "error: --seed must be a whole number"),
         ([], None, "error: give a deal number or --board FILE"),
     ],
@@ -103,7 +116,7 @@ def test_hint_takes_a_board_with_unknown_cards(form):
     assert json.loads(with_unknown.stdout)["sampled"]["samples"] == 3
 
 
-@pytest.mark.parametrize("policy", ["greedy", "sampling"])
+@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
 @pytest.mark.parametrize(
     "board, variant, status, exit_code",
     [(WON_BOARD, "yukon", "won", 5), (stuck_board_text(), "russian", "lost", 1)],
@@ -126,6 +139,20 @@ def test_hint_reports_a_won_and_a_lost_position_with_their_statuses(
     }
     as_text = run("hint", "--board", "-", "--variant", variant, "--policy", policy, stdin=board)
     assert as_text.exit_code == exit_code and status in as_text.stdout
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_hint_shows_its_progress_on_a_terminal_only():
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        hint(deal_board("yukon", 12), YUKON, "sampling", progress=HintProgress(stream, after=0), samples=3)
+    lines = [f"\rhint: {done} of 3 sampled deals solved" for done in (1, 2, 3)]
+    assert shown.getvalue() == "".join(lines) + "\n"
+    assert hidden.getvalue() == ""
 
 
 def test_hint_after_names_the_illegal_move_and_its_index():
@@ -166,6 +193,13 @@ def test_play_rate_and_stats(tmp_path):
     (tiers,) = summary["tiers"]
     assert sum(tiers["counts"].values()) == summary["counts"]["solved"]
     assert sum(tiers["counts"].values()) + tiers["no_tier"] == 4
+
+
+def test_play_counts_its_games_in_the_singular_too(tmp_path):
+    one = run("play", "1", "--policy", "greedy", "--out", tmp_path / "one.db", "--jobs", 1)
+    assert one.exit_code == 0 and "playing 1 (1 greedy game each)" in one.stderr
+    two = run("play", "1", "--policy", "greedy", "--runs", 2, "--out", tmp_path / "two.db", "--jobs", 1)
+    assert two.exit_code == 0 and "playing 1 (2 greedy games each)" in two.stderr
 
 
 @pytest.mark.parametrize(

@@ -119,8 +119,9 @@ def test_stats_json_of_verdicts_plays_and_ratings(legacy_store, tmp_path):
     [
         ["12", "--policy", "greedy"],
         ["12", "--policy", "sampling", "--samples", "2", "--max-nodes", "500"],
+        ["12", "--samples", "2", "--max-nodes", "500"],
     ],
-    ids=["greedy", "sampling"],
+    ids=["greedy", "sampling", "expert"],
 )
 def test_hint_json(arguments):
     assert_valid(json.loads(run("hint", *arguments, "--json")), HINT)

@@ -3,6 +3,7 @@ deal range into a store) and ``rate`` (difficulty tiers into a store)."""
 
 import json
 import sys
+import time
 
 import click
 
@@ -16,8 +17,13 @@ from solver.cli.options import (
 )
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
-from solver.errors import YukonError
+from solver.errors import YukonError, counted
+from solver.player.decision import MAX_SAMPLES
 from solver.result import LARGEST_INTEGER
+from solver.runs.progress import is_terminal
+
+# Seconds a hint runs before it shows its progress.
+PROGRESS_AFTER = 1.0
 
 
 def seed_option(function):
@@ -27,15 +33,19 @@ def seed_option(function):
 
 
 def policy_settings_options(function):
-    """``--samples`` and ``--max-nodes`` of the sampling policy (its defaults when omitted;
-    the policy refuses what is not positive)."""
+    """``--samples`` and ``--max-nodes`` of the expert and sampling policies (their defaults
+    when omitted; the policy refuses what is not positive, and more than MAX_SAMPLES samples)."""
     whole = click.IntRange(max=LARGEST_INTEGER)
     function = click.option(
-        "--max-nodes", type=whole, default=None, help="Sampling: node budget per sampled deal."
+        "--max-nodes", type=whole, default=None, help="Expert, sampling: node budget per sampled deal."
     )(function)
-    return click.option("--samples", type=whole, default=None, help="Sampling: sampled deals per decision.")(
-        function
-    )
+    return click.option(
+        "--samples",
+        type=whole,
+        default=None,
+        help=f"Expert: the most sampled deals per decision; sampling: sampled deals per decision "
+        f"(at most {MAX_SAMPLES:,}).",
+    )(function)
 
 
 def given_settings(samples, max_nodes) -> dict:
@@ -62,7 +72,7 @@ def store_options(function):
 @click.option(
     "--history", default="", help="With --board: the moves that led to the board, so that no hint goes back."
 )
-@click.option("--policy", default="sampling", show_default=True, help="sampling or greedy.")
+@click.option("--policy", default="expert", show_default=True, help="expert, sampling or greedy.")
 @seed_option
 @policy_settings_options
 @json_option
@@ -74,9 +84,11 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
     nor returns to a position already seen in the game (--after, --history).
 
     \b
-    Prints the move in the project notation, the policy's confidence (sampling: how many
-    sampled deals of the unseen cards are still won after it, with a 95% interval) and a
-    reason.
+    Prints the move in the project notation, the policy's confidence (expert, sampling: how
+    many sampled deals of the unseen cards are still won after it, with a 95% interval) and
+    a reason. When every sampled deal is proved lost from the position (with nothing
+    hidden: the position itself), it says the game is lost, suggests no move and exits 4.
+    A hint that samples many deals shows its progress on a terminal.
       yukon hint 12 --after "2>F:AC 2>1:4H"
       yukon hint --board position.txt --policy greedy --json
     """
@@ -94,6 +106,7 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
         samples=samples,
         max_nodes=max_nodes,
         seed=seed,
+        progress=HintProgress(sys.stderr),
     )
     if as_json:
         click.echo(json.dumps(answer.to_json()))
@@ -102,11 +115,30 @@ def hint(deal, board_file, rules, numbering, after, history, policy, seed, sampl
     sys.exit(answer.exit_status)
 
 
+class HintProgress:
+    """``done of total sampled deals solved`` on a terminal's stderr, rewritten in place,
+    once a hint has taken ``after`` seconds (a quick hint shows nothing)."""
+
+    def __init__(self, stream, after: float = PROGRESS_AFTER):
+        self.stream, self.started, self.after = stream, time.monotonic(), after
+
+    def __call__(self, done: int, total: int) -> None:
+        if not is_terminal(self.stream) or time.monotonic() - self.started < self.after:
+            return
+        end = "\n" if done == total else ""
+        print(
+            f"\rhint: {done:,} of {counted(total, 'sampled deal')} solved",
+            end=end,
+            file=self.stream,
+            flush=True,
+        )
+
+
 @click.command()
 @click.argument("deals")
 @rules_options
 @numbering_option
-@click.option("--policy", required=True, help="greedy or sampling.")
+@click.option("--policy", required=True, help="expert, greedy or sampling.")
 @click.option("--runs", type=int, default=1, show_default=True, help="Games per deal.")
 @seed_option
 @policy_settings_options

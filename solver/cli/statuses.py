@@ -23,7 +23,9 @@ EXIT_STATUSES = {
     "stats": "0 printed",
     "hint": (
         "0 a move suggested, 1 no legal move (lost), 3 every move goes back to a position seen "
-        "(or, greedy, none is worth playing), 5 the position is won"
+        "(or, greedy, none is worth playing), 4 the game looks lost (every sampled deal of the unseen "
+        "cards proved lost; with nothing hidden, the position itself; no move suggested), "
+        "5 the position is won"
     ),
     "play": f"0 done, 1 some deal failed (stored as such), {STOPPED}",
     "rate": f"0 done, 1 some deal failed (stored as such), {STOPPED}",

@@ -8,6 +8,9 @@ from solver.player.view import View
 from solver.reference import Move
 from solver.stats import wilson_interval
 
+# The most worlds a decision may deal (``--samples``): about a minute of a hint at the
+# default node budget; more would run on for minutes with nothing to show for it.
+MAX_SAMPLES = 1000
 NO_LEGAL_MOVE = "no legal move remains"
 ONLY_REPEATS = "every legal move undoes the last move or returns to a position already seen"
 ONLY_REPEATS_WORTH_PLAYING = (
@@ -69,12 +72,14 @@ class Confidence:
 @dataclass(frozen=True)
 class Decision:
     """``move`` is None when the policy plays none (no legal move, none worth playing, or
-    every one returns to a position already seen). ``confidence`` counts the sampled worlds
-    won after the move (None for a policy that does not estimate it)."""
+    every one returns to a position already seen, or ``gone``: every sampled world is proved
+    lost). ``confidence`` counts the sampled worlds won after the move (None for a policy
+    that does not estimate it)."""
 
     move: Move | None
     confidence: Confidence | None
     reason: str
+    gone: bool = False
 
 
 def reason_for(view: View, move: Move) -> str:

@@ -10,22 +10,24 @@ from solver.errors import ArgumentError, YukonError
 from solver.notation import move_token
 from solver.player.decision import Confidence
 from solver.player.history import NO_HISTORY, History, led_to, played_from
-from solver.player.policies import make_policy
+from solver.player.policies import DEFAULT_HINT_POLICY, make_policy
 from solver.player.view import View, view_of, world_of
 from solver.reference import IllegalMove
 from solver.rules import Rules
 
 # What a hint found, and the exit status ``yukon hint`` ends with for it.
-MOVE, LOST, STUCK, WON = "move", "lost", "stuck", "won"
-EXIT_STATUSES = {MOVE: 0, LOST: 1, STUCK: 3, WON: 5}
+MOVE, LOST, STUCK, GONE, WON = "move", "lost", "stuck", "gone", "won"
+EXIT_STATUSES = {MOVE: 0, LOST: 1, STUCK: 3, GONE: 4, WON: 5}
 
 
 @dataclass(frozen=True)
 class Hint:
     """``status``: MOVE (``move`` is a token in the project notation), WON (the position is
-    won), LOST (no legal move remains) or STUCK (legal moves remain but the policy plays
-    none: each undoes the last move or returns to a position seen, or, for greedy, none is
-    worth playing). ``confidence``: the sampled worlds won after the move (None for greedy)."""
+    won), LOST (no legal move remains), GONE (legal moves remain but the game cannot be won:
+    every sampled deal of the unseen cards is proved lost from here, or, with nothing
+    hidden, the position itself) or STUCK (legal moves remain but the policy plays none:
+    each undoes the last move or returns to a position seen, or, for greedy, none is worth
+    playing). ``confidence``: the sampled worlds won after the move (None for greedy)."""
 
     status: str
     move: str | None
@@ -37,9 +39,9 @@ class Hint:
         return EXIT_STATUSES[self.status]
 
     def text(self) -> str:
-        if self.move is None:
-            return self.reason
         sure = "" if self.confidence is None else f" ({self.confidence.text()})"
+        if self.move is None:
+            return f"{self.reason}{sure}"
         return f"{self.move}{sure}: {self.reason}"
 
     def as_dict(self) -> dict[str, Any]:
@@ -59,18 +61,22 @@ class Hint:
 def hint(
     board: Board,
     rules: Rules,
-    policy: str = "sampling",
+    policy: str = DEFAULT_HINT_POLICY,
     seed: int = 0,
     history: History = NO_HISTORY,
+    progress=None,
     **settings,
 ) -> Hint:
     """The policy's move for ``board`` (which may leave hidden cards UNKNOWN), given the
-    game so far, checked legal on the reference engine."""
+    game so far, checked legal on the reference engine; ``progress(done, total)`` follows
+    the worlds a policy that samples deals."""
     check_board(board, rules, unknown_cards=True)
-    return hint_for_view(view_of(board, rules), policy, seed, history, **settings)
+    return hint_for_view(view_of(board, rules), policy, seed, history, progress, **settings)
 
 
-def hint_for_view(view: View, policy: str, seed: int, history: History = NO_HISTORY, **settings) -> Hint:
+def hint_for_view(
+    view: View, policy: str, seed: int, history: History = NO_HISTORY, progress=None, **settings
+) -> Hint:
     """The policy's move for what the player sees, given the game so far."""
     player = make_policy(policy, **settings)
     world = world_of(view)
@@ -78,9 +84,10 @@ def hint_for_view(view: View, policy: str, seed: int, history: History = NO_HIST
         return Hint(WON, None, None, "the position is won: every card is on its foundation")
     if not reference.legal_moves(world, view.rules):
         return Hint(LOST, None, None, "no legal move remains: the game is lost")
-    decision = player.decide(view, seed, history)
+    following = {"progress": progress} if progress is not None and hasattr(player, "samples") else {}
+    decision = player.decide(view, seed, history, **following)
     if decision.move is None:
-        return Hint(STUCK, None, decision.confidence, decision.reason)
+        return Hint(GONE if decision.gone else STUCK, None, decision.confidence, decision.reason)
     reference.check_move(world, decision.move, view.rules)
     return Hint(MOVE, move_token(world, decision.move), decision.confidence, decision.reason)
 

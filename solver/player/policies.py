@@ -2,7 +2,8 @@
 
 A policy decides from a View only, and the game so far as a player remembers it
 (``decide(view, seed, history) -> Decision``: never a move that undoes the last one or
-returns to a position seen) and plays whole games
+returns to a position seen; a policy that deals worlds, with ``samples``, also takes
+``progress(done, total)``) and plays whole games
 from a true Board (``play(board, rules, seed) -> (won, moves)``), looking at the true Board
 only to apply its moves, as a person turning the cards would.
 """
@@ -12,6 +13,7 @@ from typing import Protocol
 from solver.board import Board
 from solver.errors import YukonError
 from solver.player.decision import Decision
+from solver.player.expert import Expert
 from solver.player.greedy import Greedy
 from solver.player.history import NO_HISTORY, History
 from solver.player.sampling import Sampling
@@ -19,7 +21,9 @@ from solver.player.view import View
 from solver.reference import Move
 from solver.rules import Rules
 
-POLICIES = {"greedy": Greedy, "sampling": Sampling}
+POLICIES = {"expert": Expert, "greedy": Greedy, "sampling": Sampling}
+# The policy a hint uses unless told otherwise.
+DEFAULT_HINT_POLICY = "expert"
 
 
 class Policy(Protocol):

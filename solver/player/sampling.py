@@ -28,9 +28,10 @@ from dataclasses import dataclass
 
 from solver import reference
 from solver.board import Board
+from solver.errors import YukonError
 from solver.interrupts import passing_ctrl_c_on
 from solver.notation import replay_tokens
-from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
+from solver.player.decision import MAX_SAMPLES, NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
@@ -42,6 +43,8 @@ from solver.solve import solve_position
 CANDIDATES = 3
 LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"
 PROVED_LOST = "every sampled deal of the unseen cards is proved lost"
+GONE = "the game looks lost: every sampled deal of the unseen cards is proved lost from here"
+GONE_EXACT = "the game is lost: nothing is hidden and the solver proved the position lost"
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class Sampling:
 
     def __post_init__(self):
         check_positive(self.name, samples=self.samples, max_nodes=self.max_nodes, max_moves=self.max_moves)
+        check_samples(self.name, self.samples)
         if self.plan_plies:
             check_positive(self.name, plan_plies=self.plan_plies)
 
@@ -75,22 +79,28 @@ class Sampling:
         return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves} | plan
 
     def solved(self, board: Board, rules: Rules) -> World:
-        with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
-            result = solve_position(board, rules, Limits(max_nodes=self.max_nodes, time_limit=None))
-        if result.status != SOLVED:
-            return World(board, None, result.status == UNSOLVABLE)
-        line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
-        return World(board, line)
+        return solved_world(board, rules, self.max_nodes)
 
-    def fresh_worlds(self, view: View, rng: random.Random, count: int) -> list[World]:
+    def fresh_worlds(self, view: View, rng: random.Random, count: int, progress=None) -> list[World]:
+        """``count`` worlds of ``view`` (one when nothing is hidden), each solved;
+        ``progress(done, count)`` after each."""
         if view.hidden_count == 0:
             count = min(count, 1)
-        return [self.solved(sample_world(view, rng), view.rules) for _ in range(count)]
+        worlds = []
+        for _ in range(count):
+            worlds.append(self.solved(sample_world(view, rng), view.rules))
+            if progress is not None:
+                progress(len(worlds), count)
+        return worlds
 
-    def decide(self, view: View, seed: int, history: History = NO_HISTORY) -> Decision:
+    def decide(self, view: View, seed: int, history: History = NO_HISTORY, progress=None) -> Decision:
         """The move for a view, with its confidence, from worlds drawn with ``seed``; never
-        one that ``history`` says undoes the last move or returns to a position seen."""
-        worlds = self.fresh_worlds(view, random.Random(seed), self.samples)
+        one that ``history`` says undoes the last move or returns to a position seen. When
+        every world is proved lost, no move: the game is gone."""
+        worlds = self.fresh_worlds(view, random.Random(seed), self.samples, progress)
+        if all(world.proved_lost for world in worlds):
+            lost = Confidence(0, len(worlds), len(worlds), view.hidden_count == 0)
+            return Decision(None, lost, GONE_EXACT if lost.exact else GONE, gone=True)
         move, after = self.evaluate(view, worlds, history)
         if move is None:
             legal = reference.legal_moves(worlds[0].board, view.rules)
@@ -178,6 +188,22 @@ class Sampling:
             for world in after
         ]
         return kept[:1] if view.hidden_count == 0 else kept
+
+
+def check_samples(policy: str, samples: int, name: str = "samples") -> None:
+    """YukonError when ``samples`` exceeds MAX_SAMPLES."""
+    if samples > MAX_SAMPLES:
+        raise YukonError(f"{policy} setting {name} must be at most {MAX_SAMPLES:,}, not {samples:,}")
+
+
+def solved_world(board: Board, rules: Rules, max_nodes: int) -> World:
+    """``board`` solved by the exact solver within ``max_nodes``: its winning line, or None."""
+    with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
+        result = solve_position(board, rules, Limits(max_nodes=max_nodes, time_limit=None))
+    if result.status != SOLVED:
+        return World(board, None, result.status == UNSOLVABLE)
+    line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
+    return World(board, line)
 
 
 def confidence_of(after: list[World], view: View) -> Confidence:

@@ -18,7 +18,7 @@ What the workers run is in ``player_work``: a fault on a deal is reported and no
 so the deal is retried by the next run.
 """
 
-from solver.errors import ArgumentError, YukonError
+from solver.errors import ArgumentError, YukonError, counted
 from solver.numbering import check_deal_number
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
@@ -95,7 +95,7 @@ def run_plays(
         report = RunReport(str(store_path), deals.count, deals.count - len(pending), len(pending))
         execution.say(
             f"{rules.label()} ({numbering}): {deals.count} deals in range, {report.skipped} already played "
-            f"in {store_path}, playing {len(pending)} ({series.runs} {series.policy} games each)"
+            f"in {store_path}, playing {len(pending)} ({counted(series.runs, series.policy + ' game')} each)"
         )
 
         def store_games(work: DealWork):
@@ -142,7 +142,8 @@ def run_ratings(
             deal: figures for deal, *figures in store.pending_ratings(deals, series.runs, series.seed)
         }
         report = RunReport(str(store_path), deals.count, deals.count - len(verdicts), len(verdicts))
-        execution.say(f"rating {len(verdicts)} deals ({series.runs} greedy games each, seed {series.seed})")
+        games = counted(series.runs, "greedy game")
+        execution.say(f"rating {counted(len(verdicts), 'deal')} ({games} each, seed {series.seed})")
 
         def store_rating(work: DealWork):
             if work.error is not None:
