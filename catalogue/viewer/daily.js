@@ -1,12 +1,12 @@
-// The daily deal, exactly as ../README.md states it (and solver/catalogue/schedule.py runs it).
+// The daily deal, exactly as ../README.md states it (and solver/catalogue/schedule.py runs it):
+// an ES module for the page and for Node (SHA-256 from Web Crypto, global in both).
 // A schedule is the manifest's list of epochs {start, method, key}; a version 1 manifest has
 // none and means LEGACY_SCHEDULE.
-"use strict";
 
-const LEGACY_SCHEDULE = [{ start: "2026-01-01", method: "affine-fnv1a", key: "" }];
+export const LEGACY_SCHEDULE = [{ start: "2026-01-01", method: "affine-fnv1a", key: "" }];
 
 // The manifest's schedule; throws when a manifest after version 1 has none.
-function manifestSchedule(manifest) {
+export function manifestSchedule(manifest) {
   if (!("schedule" in manifest) && manifest.format_version === 1) return LEGACY_SCHEDULE;
   if (!Array.isArray(manifest.schedule) || !manifest.schedule.length) throw new Error("manifest.json has no schedule");
   return manifest.schedule;
@@ -17,7 +17,7 @@ function dayNumber(iso) {
   return Date.UTC(year, month - 1, day) / 86400000;
 }
 
-function fnv1a32(text) {
+export function fnv1a32(text) {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
   return hash;
@@ -73,7 +73,7 @@ function cycleDay(sinces, start, day) {
 
 // {index, cycle, day, poolSize, epoch} of the entry of catalogue file `file` (its name in the
 // manifest) for date `iso`, or null before its schedule starts. Throws on an unknown method.
-async function dailyPick(catalogue, file, schedule, iso) {
+export async function dailyPick(catalogue, file, schedule, iso) {
   const { entries, variant, tier } = catalogue;
   const sinces = entries.map((entry) => dayNumber(entry.since));
   const day = dayNumber(iso);
