@@ -1,0 +1,60 @@
+// Compares the viewer's ES modules with fixtures the Python side wrote (tests/test_js_modules.py):
+//   node compare.mjs FIXTURES.json
+// prints {"checked": {kind: count}, "mismatches": [...]} and exits 1 when anything differs.
+import { readFileSync } from "node:fs";
+import { applyToken, boardText, legalMoves, makeRules, moveToken, parseBoard } from "../../catalogue/viewer/rules.js";
+import { dealBoard } from "../../catalogue/viewer/deal.js";
+import { dailyPick, manifestSchedule } from "../../catalogue/viewer/daily.js";
+import { greedyGame, greedyHint, playedFrom } from "../../catalogue/viewer/greedy.js";
+
+const fixtures = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const checked = {};
+const mismatches = [];
+
+function check(kind, where, got, expected) {
+  checked[kind] = (checked[kind] || 0) + 1;
+  if (JSON.stringify(got) !== JSON.stringify(expected)) mismatches.push({ kind, where, got, expected });
+}
+
+function attempt(run) {
+  try { return run(); } catch (error) { return `error: ${error.message}`; }
+}
+
+for (const item of fixtures.positions) {
+  const rules = makeRules(item.variant, item.foundation_return);
+  const board = parseBoard(item.board);
+  check("board text", item.board, boardText(board), item.board);
+  check("legal moves", item.board, legalMoves(board, rules).map((move) => moveToken(board, move)), item.legal);
+  if (item.played) check("move applied", [item.board, item.played], attempt(() => boardText(applyToken(board, item.played, rules))), item.after);
+}
+for (const item of fixtures.refused) {
+  const rules = makeRules(item.variant, item.foundation_return);
+  check("illegal refused", [item.board, item.token], attempt(() => boardText(applyToken(parseBoard(item.board), item.token, rules))).startsWith("error:"), true);
+}
+for (const item of fixtures.deals) {
+  check("deal", [item.variant, item.number, item.numbering], attempt(() => boardText(dealBoard(item.variant, item.number, item.numbering))), item.board);
+}
+for (const item of fixtures.bad_deals) {
+  check("bad deal refused", [item.variant, item.number, item.numbering], attempt(() => boardText(dealBoard(item.variant, item.number, item.numbering))).startsWith("error:"), true);
+}
+for (const item of fixtures.hints) {
+  const rules = makeRules(item.variant, item.foundation_return);
+  const { board, history } = playedFrom(parseBoard(item.start), item.tokens, rules);
+  const hint = greedyHint(board, rules, item.seed, history);
+  check("greedy hint", [item.start, item.tokens.join(" "), item.seed], [hint.status, hint.move], [item.status, item.move]);
+}
+for (const item of fixtures.games) {
+  const game = greedyGame(parseBoard(item.start), makeRules(item.variant), item.seed);
+  check("greedy game", [item.start, item.seed], [game.won, game.tokens.join(" ")], [item.won, item.line]);
+}
+const schedules = new Map();
+for (const item of fixtures.daily) {
+  const catalogue = JSON.parse(readFileSync(item.path, "utf8"));
+  if (!schedules.has(item.manifest)) schedules.set(item.manifest, manifestSchedule(JSON.parse(readFileSync(item.manifest, "utf8"))));
+  for (const [iso, expected] of item.picks) {
+    const pick = await dailyPick(catalogue, item.file, schedules.get(item.manifest), iso);
+    check("daily", [item.file, iso], pick && [pick.index, pick.cycle, pick.day, pick.poolSize, pick.epoch], expected);
+  }
+}
+console.log(JSON.stringify({ checked, mismatches: mismatches.slice(0, 10), mismatch_count: mismatches.length }));
+process.exit(mismatches.length ? 1 : 0);

@@ -1,0 +1,258 @@
+"""The viewer's ES modules (catalogue/viewer/*.js) under Node against the Python side, on the
+same inputs: legal moves and the board after a move on positions of random play-outs (all
+three variants, with and without foundation return), illegal moves refused, deals of every
+numbering (numbers up to 10^20), daily picks of every shipped file and of the README's demo
+catalogue, greedy hints with the game's history, and whole greedy games. Python writes the
+fixtures into a temporary folder; tests/js/compare.mjs compares and names every mismatch."""
+
+import json
+import random
+import shutil
+import subprocess
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from test_schedule import readme_demo
+
+from solver.cards import card_text
+from solver.catalogue.epochs import SCHEDULE, read_schedule, schedule_json
+from solver.catalogue.files import read_manifest, shipped_directory
+from solver.catalogue.schedule import listing_of, pick
+from solver.errors import YukonError
+from solver.notation import final_position, move_token
+from solver.numbering import deal_board
+from solver.player.greedy import Greedy
+from solver.player.hint import hint
+from solver.player.history import played_from
+from solver.reference import apply_move, legal_moves
+from solver.rules import VARIANTS, Rules
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="no node on PATH: the JavaScript modules are not tested")
+HERE = Path(__file__).parent
+PLAY_OUT_MOVES = 60
+
+
+def play_out(variant: str, foundation_return: bool, deal: int, numbering: str = "pysol"):
+    """(start board, tokens) of a random game of up to PLAY_OUT_MOVES moves from a deal."""
+    rules = Rules(variant, foundation_return)
+    rng = random.Random(f"{variant}/{foundation_return}/{deal}/{numbering}")
+    board = start = deal_board(variant, deal, numbering)
+    tokens = []
+    for _ in range(PLAY_OUT_MOVES):
+        moves = legal_moves(board, rules)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        tokens.append(move_token(board, move))
+        board = apply_move(board, move, rules)
+    return start, tokens
+
+
+def play_outs():
+    for variant in VARIANTS:
+        for foundation_return in (False, True):
+            for deal in (1, 2, 3, 40000):
+                yield variant, foundation_return, *play_out(variant, foundation_return, deal)
+    yield "yukon", False, *play_out("yukon", False, 7, "kpat")
+
+
+def refused_tokens(board, rules: Rules, legal: list[str]) -> list[str]:
+    """Tokens naming a face-up card's packet, an exposed card to a foundation, or the stock,
+    that are not legal here."""
+    candidates = ["S"] if not board.stock else []
+    for source, (cards, down) in enumerate(zip(board.columns, board.face_down_counts), start=1):
+        for card in cards[down:]:
+            candidates += [
+                f"{source}>{target}:{card_text(card)}" for target in range(1, len(board.columns) + 1)
+            ]
+        if cards:
+            candidates.append(f"{source}>F:{card_text(cards[-1])}")
+    return [token for token in candidates if token not in legal][:6]
+
+
+def refused_by_python(board, token: str, rules: Rules) -> bool:
+    try:
+        final_position(board, [token], rules)
+    except YukonError:
+        return True
+    return False
+
+
+def position_fixtures():
+    positions, refused, hints = [], [], []
+    for number, (variant, foundation_return, start, tokens) in enumerate(play_outs()):
+        rules = Rules(variant, foundation_return)
+        board = start
+        for step in range(len(tokens) + 1):
+            legal = [move_token(board, move) for move in legal_moves(board, rules)]
+            played = tokens[step] if step < len(tokens) else None
+            after = final_position(board, [played], rules).to_text() if played else None
+            common = {"variant": variant, "foundation_return": foundation_return, "board": board.to_text()}
+            positions.append(common | {"legal": legal, "played": played, "after": after})
+            if step % 10 == 0:
+                refused += [
+                    common | {"token": token}
+                    for token in refused_tokens(board, rules, legal)
+                    if refused_by_python(board, token, rules)
+                ]
+            if step % 3 == number % 3:
+                hints.append(greedy_hint_fixture(variant, foundation_return, start, tokens[:step], step))
+            if played:
+                board = final_position(board, [played], rules)
+    return positions, refused, hints
+
+
+def greedy_hint_fixture(variant: str, foundation_return: bool, start, tokens: list[str], seed: int) -> dict:
+    rules = Rules(variant, foundation_return)
+    board, history = played_from(start, tokens, rules)
+    found = hint(board, rules, policy="greedy", seed=seed, history=history)
+    return {
+        "variant": variant,
+        "foundation_return": foundation_return,
+        "start": start.to_text(),
+        "tokens": tokens,
+        "seed": seed,
+        "status": found.status,
+        "move": found.move,
+    }
+
+
+def greedy_games():
+    games = []
+    for variant in VARIANTS:
+        for deal, seed in ((1, 0), (2, 5), (12, 9), (40000, 3)):
+            start = board = deal_board(variant, deal)
+            won, moves = Greedy().play(board, Rules(variant), seed)
+            line = []
+            for move in moves:
+                line.append(move_token(board, move))
+                board = apply_move(board, move, Rules(variant))
+            games.append(
+                {
+                    "variant": variant,
+                    "start": start.to_text(),
+                    "seed": seed,
+                    "won": won,
+                    "line": " ".join(line),
+                }
+            )
+    return games
+
+
+def deal_numbers() -> list[tuple[str, int, str]]:
+    rng = random.Random(52)
+    pysol = [1, 2, 12, 31999, 32000, 32001, 2**31, 2**32 + 5, 2**53 + 1, 10**20 - 1, 10**20]
+    pysol += [rng.randrange(32000, 10**20) for _ in range(6)]
+    ms = [
+        1,
+        31999,
+        32000,
+        2**31 - 1,
+        2**31,
+        2**32 - 1,
+        2**32,
+        2**33 - 1,
+        *[rng.randrange(1, 2**33) for _ in range(4)],
+    ]
+    kpat = [1, 3, 2**31 - 1, *[rng.randrange(1, 2**31) for _ in range(4)]]
+    found = [(variant, number, "pysol") for variant in VARIANTS for number in pysol]
+    found += [(variant, number, "ms") for variant in VARIANTS for number in ms]
+    return found + [(variant, number, "kpat") for variant in ("yukon", "russian") for number in kpat]
+
+
+BAD_DEALS = [
+    ("yukon", 0, "pysol"),
+    ("yukon", 10**20 + 1, "pysol"),
+    ("milligan", 2**33, "ms"),
+    ("yukon", 2**31, "kpat"),
+    ("milligan", 5, "kpat"),
+]
+
+
+def daily_fixtures(folder: Path) -> list[dict]:
+    directory = shipped_directory()
+    manifest = read_manifest(directory)
+    schedule = read_schedule(manifest, "manifest.json")
+    rng = random.Random(2027)
+    days = [date(2025, 12, 31), date(2026, 1, 1), date(2026, 12, 31), date(2027, 1, 1), date(2027, 1, 2)]
+    days += [date(2026, 1, 1) + timedelta(days=rng.randrange(4000)) for _ in range(7)]
+    demo, vectors = readme_demo()
+    (folder / "demo.json").write_text(json.dumps(demo))
+    (folder / "manifest.json").write_text(
+        json.dumps({"format_version": 2, "schedule": schedule_json(SCHEDULE)})
+    )
+    fixtures = [
+        daily_fixture(directory / record["file"], record["file"], directory / "manifest.json", schedule, days)
+        for record in manifest["files"]
+    ]
+    demo_days = [date.fromisoformat(day) for day, *_ in vectors]
+    return [
+        *fixtures,
+        daily_fixture(folder / "demo.json", demo["file"], folder / "manifest.json", SCHEDULE, demo_days),
+    ]
+
+
+def daily_fixture(path: Path, name: str, manifest: Path, schedule, days: list[date]) -> dict:
+    listing = listing_of(json.loads(path.read_text()), name)
+    picks = [[day.isoformat(), daily_pick(listing, day, schedule)] for day in days]
+    return {"path": str(path), "file": name, "manifest": str(manifest), "picks": picks}
+
+
+def daily_pick(listing, day: date, schedule):
+    try:
+        chosen = pick(listing, day, schedule)
+    except YukonError:
+        return None
+    return [chosen.index, chosen.cycle, chosen.day, chosen.pool_size, chosen.epoch.isoformat()]
+
+
+@pytest.fixture(scope="module")
+def fixtures(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("js-fixtures")
+    positions, refused, hints = position_fixtures()
+    data = {
+        "positions": positions,
+        "refused": refused,
+        "hints": hints,
+        "games": greedy_games(),
+        "deals": [
+            {
+                "variant": variant,
+                "number": str(number),
+                "numbering": numbering,
+                "board": deal_board(variant, number, numbering).to_text(),
+            }
+            for variant, number, numbering in deal_numbers()
+        ],
+        "bad_deals": [
+            {"variant": variant, "number": str(number), "numbering": numbering}
+            for variant, number, numbering in BAD_DEALS
+        ],
+        "daily": daily_fixtures(folder),
+    }
+    path = folder / "fixtures.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_the_javascript_modules_agree_with_the_python_side(fixtures):
+    done = subprocess.run(
+        [NODE, str(HERE / "js" / "compare.mjs"), str(fixtures)], capture_output=True, text=True, timeout=600
+    )
+    assert done.stderr == "", done.stderr
+    report = json.loads(done.stdout)
+    data = json.loads(fixtures.read_text())
+    assert report["mismatch_count"] == 0, report["mismatches"]
+    assert done.returncode == 0
+    checked = report["checked"]
+    assert checked["legal moves"] == len(data["positions"]) >= 1000
+    assert checked["move applied"] == sum(1 for item in data["positions"] if item["played"])
+    assert checked["illegal refused"] == len(data["refused"]) >= 100
+    assert checked["deal"] == len(data["deals"]) and checked["bad deal refused"] == len(BAD_DEALS)
+    assert checked["greedy hint"] == len(data["hints"]) >= 300
+    assert {item["status"] for item in data["hints"]} >= {"move"}
+    assert checked["greedy game"] == len(data["games"]) and any(game["won"] for game in data["games"])
+    assert checked["daily"] == sum(len(item["picks"]) for item in data["daily"])
+    assert any(pick is None for item in data["daily"] for _, pick in item["picks"])
