@@ -25,7 +25,7 @@ from solver.numbering import deal_board
 from solver.player.greedy import Greedy
 from solver.player.hint import hint
 from solver.player.history import played_from
-from solver.reference import apply_move, legal_moves
+from solver.reference import apply_move, is_won, legal_moves
 from solver.rules import VARIANTS, Rules
 
 NODE = shutil.which("node")
@@ -256,3 +256,59 @@ def test_the_javascript_modules_agree_with_the_python_side(fixtures):
     assert checked["greedy game"] == len(data["games"]) and any(game["won"] for game in data["games"])
     assert checked["daily"] == sum(len(item["picks"]) for item in data["daily"])
     assert any(pick is None for item in data["daily"] for _, pick in item["picks"])
+
+
+EXAMPLE = HERE.parent / "docs" / "examples" / "play.mjs"
+
+
+def run_example(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([NODE, str(EXAMPLE), *arguments], capture_output=True, text=True, timeout=120)
+
+
+def example_line(done: subprocess.CompletedProcess) -> list[str]:
+    return next(line for line in done.stdout.splitlines() if line.startswith("line: "))[
+        len("line: ") :
+    ].split()
+
+
+@pytest.mark.parametrize("name", ["yukon-kpat-easy.json", "russian-return-normal.json", "milligan-hard.json"])
+def test_the_node_example_plays_a_catalogue_deal_to_a_win(name):
+    """docs/examples/play.mjs follows the stored solution of the daily deal of a date, dealt
+    from its deal number, to a win."""
+    done = run_example("--file", name, "--date", "2027-05-01")
+    assert (done.returncode, done.stderr) == (0, "")
+    catalogue = json.loads((shipped_directory() / name).read_text())
+    index = pick(
+        listing_of(catalogue, name), date(2027, 5, 1), read_schedule(read_manifest(shipped_directory()), "m")
+    )
+    entry = catalogue["entries"][index.index]
+    assert f"{name} entry {index.index}: {entry['variant']} deal {entry['deal']}" in done.stdout
+    assert example_line(done) == entry["solution"].split()
+    assert done.stdout.endswith(f"won in {entry['length']} moves\n")
+
+
+def test_the_node_example_follows_the_greedy_hint():
+    """With --greedy the example plays the greedy hint at every move: its line is legal on the
+    reference engine, and won exactly when it says so (exit status 0)."""
+    statuses = []
+    for name, entry in (("yukon-easy.json", 305), ("russian-hard.json", 3)):
+        done = run_example("--file", name, "--entry", str(entry), "--greedy")
+        assert done.stderr == ""
+        chosen = json.loads((shipped_directory() / name).read_text())["entries"][entry]
+        rules = Rules(chosen["variant"])
+        board = final_position(deal_board(chosen["variant"], chosen["deal"]), example_line(done), rules)
+        assert (done.returncode == 0) == is_won(board)
+        statuses.append(done.returncode)
+    assert statuses == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--entry", "1000"], "--entry 1000: yukon-easy.json has entries 0 to 999"),
+        (["--file", "nothing.json"], "nothing.json is not listed in manifest.json"),
+    ],
+)
+def test_the_node_example_refuses_bad_input_in_one_line(arguments, message):
+    done = run_example(*arguments)
+    assert (done.returncode, done.stderr) == (2, f"play.mjs: {message}\n")
