@@ -9,16 +9,16 @@ import json
 import random
 import shutil
 import subprocess
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import pytest
 from test_schedule import readme_demo
 
 from solver.cards import card_text
-from solver.catalogue.epochs import SCHEDULE, read_schedule, schedule_json
+from solver.catalogue.epochs import SCHEDULE, schedule_json
 from solver.catalogue.files import read_manifest, shipped_directory
-from solver.catalogue.schedule import listing_of, pick
+from solver.catalogue.schedule import daily_in, listing_of, pick
 from solver.errors import YukonError
 from solver.notation import final_position, move_token
 from solver.numbering import deal_board
@@ -171,41 +171,72 @@ BAD_DEALS = [
 ]
 
 
+DAILY_DAYS = [
+    date(2025, 12, 31),
+    date(2026, 1, 1),
+    date(2026, 12, 31),
+    date(2027, 1, 1),
+    date(2027, 8, 9),
+    date(2028, 3, 2),
+]
+
+
 def daily_fixtures(folder: Path) -> list[dict]:
+    """The daily pick of each rule set's tiers on DAILY_DAYS (``daily_in``: the shipped
+    manifest, each generation's file), and of the README's demo catalogue on its dates."""
     directory = shipped_directory()
     manifest = read_manifest(directory)
-    schedule = read_schedule(manifest, "manifest.json")
-    rng = random.Random(2027)
-    days = [date(2025, 12, 31), date(2026, 1, 1), date(2026, 12, 31), date(2027, 1, 1), date(2027, 1, 2)]
-    days += [date(2026, 1, 1) + timedelta(days=rng.randrange(4000)) for _ in range(7)]
+    first_generation = [record for record in manifest["files"] if record.get("generation", 1) == 1]
+    fixtures = [
+        {
+            "files": tier_files(manifest, record),
+            "manifest": str(directory / "manifest.json"),
+            "picks": [[day.isoformat(), daily_of_tier(record, day)] for day in DAILY_DAYS],
+        }
+        for record in first_generation
+    ]
     demo, vectors = readme_demo()
     (folder / "demo.json").write_text(json.dumps(demo))
     (folder / "manifest.json").write_text(
         json.dumps({"format_version": 2, "schedule": schedule_json(SCHEDULE)})
     )
-    fixtures = [
-        daily_fixture(directory / record["file"], record["file"], directory / "manifest.json", schedule, days)
-        for record in manifest["files"]
+    listing = listing_of(demo, demo["file"])
+    picks = [
+        [day, pick_of(pick(listing, date.fromisoformat(day), SCHEDULE), demo["file"])] for day, *_ in vectors
     ]
-    demo_days = [date.fromisoformat(day) for day, *_ in vectors]
+    demo_files = [[1, str(folder / "demo.json"), demo["file"]]]
+    return [*fixtures, {"files": demo_files, "manifest": str(folder / "manifest.json"), "picks": picks}]
+
+
+def tier_files(manifest: dict, chosen: dict) -> list[list]:
+    """[generation, path, name] of every file the manifest lists for ``chosen``'s rule set and tier."""
+    keys = ("variant", "tier", "foundation_return", "numbering")
     return [
-        *fixtures,
-        daily_fixture(folder / "demo.json", demo["file"], folder / "manifest.json", SCHEDULE, demo_days),
+        [record.get("generation", 1), str(shipped_directory() / record["file"]), record["file"]]
+        for record in manifest["files"]
+        if all(record.get(key) == chosen.get(key) for key in keys)
     ]
 
 
-def daily_fixture(path: Path, name: str, manifest: Path, schedule, days: list[date]) -> dict:
-    listing = listing_of(json.loads(path.read_text()), name)
-    picks = [[day.isoformat(), daily_pick(listing, day, schedule)] for day in days]
-    return {"path": str(path), "file": name, "manifest": str(manifest), "picks": picks}
-
-
-def daily_pick(listing, day: date, schedule):
+def daily_of_tier(record: dict, day: date) -> list | None:
+    """The daily pick ``yukon daily`` makes for ``record``'s rule set and tier (None: none)."""
     try:
-        chosen = pick(listing, day, schedule)
+        _, chosen = served_daily(record, day)
     except YukonError:
         return None
-    return [chosen.index, chosen.cycle, chosen.day, chosen.pool_size, chosen.epoch.isoformat()]
+    return pick_of(chosen, record["file"])
+
+
+def served_daily(record: dict, day: date):
+    """``daily_in`` of the shipped folder for a manifest record's rule set and tier."""
+    rule_set = (record["variant"], record["tier"], day, record.get("foundation_return", False))
+    return daily_in(shipped_directory(), *rule_set, numbering=record.get("numbering", "pysol"))
+
+
+def pick_of(chosen, name: str) -> list:
+    """A pick as compare.mjs writes it (a schedule without generations names no file: ``name``)."""
+    file = getattr(chosen, "file", "") or name
+    return [chosen.index, chosen.cycle, chosen.day, chosen.pool_size, chosen.epoch.isoformat(), file]
 
 
 @pytest.fixture(scope="module")
@@ -256,6 +287,10 @@ def test_the_javascript_modules_agree_with_the_python_side(fixtures):
     assert checked["greedy game"] == len(data["games"]) and any(game["won"] for game in data["games"])
     assert checked["daily"] == sum(len(item["picks"]) for item in data["daily"])
     assert any(pick is None for item in data["daily"] for _, pick in item["picks"])
+    first_files = [
+        record for record in read_manifest(shipped_directory())["files"] if record.get("generation", 1) == 1
+    ]
+    assert len(data["daily"]) == 1 + len(first_files)
 
 
 EXAMPLE = HERE.parent / "docs" / "examples" / "play.mjs"
@@ -277,12 +312,10 @@ def test_the_node_example_plays_a_catalogue_deal_to_a_win(name):
     from its deal number, to a win."""
     done = run_example("--file", name, "--date", "2027-05-01")
     assert (done.returncode, done.stderr) == (0, "")
-    catalogue = json.loads((shipped_directory() / name).read_text())
-    index = pick(
-        listing_of(catalogue, name), date(2027, 5, 1), read_schedule(read_manifest(shipped_directory()), "m")
-    )
-    entry = catalogue["entries"][index.index]
-    assert f"{name} entry {index.index}: {entry['variant']} deal {entry['deal']}" in done.stdout
+    record = next(record for record in read_manifest(shipped_directory())["files"] if record["file"] == name)
+    entry, chosen = served_daily(record, date(2027, 5, 1))
+    served = getattr(chosen, "file", "") or name
+    assert f"{served} entry {chosen.index}: {entry['variant']} deal {entry['deal']}" in done.stdout
     assert example_line(done) == entry["solution"].split()
     assert done.stdout.endswith(f"won in {entry['length']} moves\n")
 

@@ -26,6 +26,7 @@ from test_schedule import readme_demo, shipped_vectors
 
 from solver.board import Board, parse_board
 from solver.cards import RANKS, SUITS, card_text
+from solver.catalogue.epochs import SCHEDULE, schedule_json
 from solver.catalogue.files import (
     empty_catalogue,
     read_catalogue,
@@ -546,20 +547,38 @@ def test_a_milligan_deal_played_by_drags_fits_a_phone_and_never_shows_its_stock(
     assert opening["viewport"] == PHONE[0] and opening["scrollWidth"] <= opening["clientWidth"]
 
 
+def tier_files(manifest: dict, variant: str, tier: str) -> list[tuple[int, str]]:
+    """(generation, file) of every file the manifest lists for a strict PySolFC rule set's tier."""
+    return [
+        (record.get("generation", 1), record["file"])
+        for record in manifest["files"]
+        if (record["variant"], record["tier"]) == (variant, tier)
+        and not record.get("foundation_return", False)
+        and record.get("numbering", "pysol") == "pysol"
+    ]
+
+
 def test_daily_js_gives_the_readme_vectors(site):
     """Both tables of the README (test_schedule.py checks them against the Python code)."""
-    schedule = read_manifest(shipped_directory())["schedule"]
+    manifest = read_manifest(shipped_directory())
+    schedule = manifest["schedule"]
     shipped, (demo, demo_vectors) = shipped_vectors(), readme_demo()
     picks = [
-        {"url": f"{variant}-{tier}.json", "file": f"{variant}-{tier}.json", "schedule": schedule, "date": day}
+        {"files": tier_files(manifest, variant, tier), "schedule": schedule, "date": day}
         for day, variant, tier, _, _ in shipped
     ]
     picks += [
-        {"catalogue": demo, "file": demo["file"], "schedule": schedule, "date": day}
+        {"catalogue": demo, "file": demo["file"], "schedule": schedule_json(SCHEDULE), "date": day}
         for day, *_ in demo_vectors
     ]
     results = run_harness(site, "vectors", {"kind": "vectors", "picks": picks})
-    assert [result["index"] for result in results[: len(shipped)]] == [index for *_, index, _ in shipped]
+    deals = [
+        read_catalogue(shipped_directory() / result["file"])["entries"][result["index"]]["deal"]
+        for result in results[: len(shipped)]
+    ]
+    assert [(result["index"], deal) for result, deal in zip(results, deals)] == [
+        (index, deal) for *_, index, deal in shipped
+    ]
     demo_results = [(result["index"], result["cycle"], result["day"]) for result in results[len(shipped) :]]
     assert demo_results == [(index, cycle, day) for _, index, _, cycle, day in demo_vectors]
 

@@ -11,7 +11,7 @@ import {
   parseToken,
 } from "./rules.js";
 import { dealBoard } from "./deal.js";
-import { dailyPick, manifestSchedule } from "./daily.js";
+import { dailyPickOf, generationsBy, listingOf, manifestSchedule, tierFiles } from "./daily.js";
 import { greedyHint } from "./greedy.js";
 import {
   bestPlace, cardName, counted, currentBoard, currentHistory, dealName, difficultyWords, finishingTokens,
@@ -19,7 +19,7 @@ import {
 } from "./play.js";
 
 const view = { manifest: null, schedule: null, readFile: null, file: "", catalogue: null, entry: null, index: 0,
-  rules: null, game: null, selected: null, solution: null, step: 0, hint: null, daily: null, shown: null };
+  rules: null, game: null, selected: null, solution: null, step: 0, hint: null, daily: null, loaded: new Map() };
 const $ = (id) => document.getElementById(id);
 const NOTHING_MOVED = { columns: [], slots: [] };
 const DRAG_START = 6; // pixels a pointer moves before a press becomes a drag
@@ -392,31 +392,46 @@ function entryNumber(text, entries) {
   return `?entry=${text}: ${view.file} has no such entry (its entries are 0 to ${entries.length - 1})`;
 }
 
+// The daily deal of `iso` among the files of the shown file's rule set and tier (a later
+// generation's file serves the epochs of its generation).
 async function findDaily(iso) {
   try {
-    view.daily = { iso, pick: await dailyPick(view.catalogue, view.file, view.schedule, iso) };
+    const generations = generationsBy(view.schedule, iso);
+    const listings = new Map();
+    for (const [generation, name] of tierFiles(view.manifest, view.file)) {
+      if (generations.has(generation)) listings.set(generation, listingOf(await catalogueNamed(name), name));
+    }
+    if (!listings.size) listings.set(1, listingOf(view.catalogue, view.file));
+    view.daily = { iso, pick: await dailyPickOf(listings, view.schedule, iso) };
   } catch (error) {
     view.daily = { iso, pick: null, error: error.message };
   }
   return view.daily.pick;
 }
 
+// Show the daily deal `pick` of `iso` (opening its file if it is another).
+function playDaily(pick, iso) {
+  if (pick.file === view.file) return selectEntry(pick.index, null);
+  return openFile(pick.file, new URLSearchParams({ entry: pick.index, date: iso }));
+}
+
 // Whether the board is the daily deal of the chosen date; never another deal's number.
 function showDailyNote() {
   const daily = $("daily");
   const { iso, pick, error } = view.daily || {};
+  const here = pick && pick.file === view.file;
   daily.dataset.date = iso || "";
+  daily.dataset.file = pick ? pick.file : "";
   daily.dataset.entry = pick ? pick.index : "";
-  daily.dataset.deal = pick ? view.catalogue.entries[pick.index].deal : "";
   if (error) daily.textContent = `no daily deal: ${error}`;
   else if (!pick) daily.textContent = iso ? `no daily deal on ${iso} in this catalogue` : "";
-  else if (pick.index === view.index) {
+  else if (here && pick.index === view.index) {
     daily.textContent = `the daily deal of ${iso} (day ${pick.day + 1} of ${pick.poolSize} in cycle ${pick.cycle})`;
   } else {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = `Play the daily deal of ${iso}`;
-    button.addEventListener("click", () => selectEntry(pick.index, null));
+    button.addEventListener("click", () => playDaily(pick, iso));
     daily.replaceChildren(button);
   }
 }
@@ -424,6 +439,12 @@ function showDailyNote() {
 async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// The catalogue file `name`, checked once.
+async function catalogueNamed(name) {
+  if (!view.loaded.has(name)) view.loaded.set(name, await checkedCatalogue(name));
+  return view.loaded.get(name);
 }
 
 // The catalogue file `name`, read and parsed only if its SHA-256 is the manifest's.
@@ -440,7 +461,7 @@ async function openFile(name, params) {
   view.file = name;
   $("file").value = name;
   try {
-    view.catalogue = await checkedCatalogue(name);
+    view.catalogue = await catalogueNamed(name);
   } catch (error) {
     view.catalogue = null;
     say(error.message);
@@ -452,6 +473,7 @@ async function openFile(name, params) {
   const iso = params.get("date") || new Date().toLocaleDateString("en-CA");
   $("date").value = iso;
   const pick = await findDaily(iso);
+  if (!params.has("entry") && pick && pick.file !== name) return playDaily(pick, iso);
   const chosen = params.has("entry") ? entryNumber(params.get("entry"), entries) : pick ? pick.index : 0;
   if (typeof chosen === "string") {
     say(chosen);
@@ -463,6 +485,7 @@ async function openFile(name, params) {
 async function openManifest(manifest, readFile, params) {
   if (manifest.format !== "yukon-catalogue-manifest" || !Array.isArray(manifest.files)) throw new Error("not a catalogue manifest");
   view.manifest = manifest;
+  view.loaded = new Map();
   view.schedule = manifestSchedule(manifest);
   view.readFile = readFile;
   $("file").replaceChildren(...manifest.files.map((record) => new Option(`${record.variant} ${record.tier} (${record.file})`, record.file)));
@@ -496,7 +519,7 @@ $("entry").addEventListener("change", (event) => selectEntry(Number(event.target
 $("file").addEventListener("change", (event) => openFile(event.target.value, new URLSearchParams()));
 $("date").addEventListener("change", async (event) => {
   const pick = event.target.value && await findDaily(event.target.value);
-  if (pick) selectEntry(pick.index, null);
+  if (pick) playDaily(pick, event.target.value);
   else showDailyNote();
 });
 $("local").addEventListener("change", async (event) => {

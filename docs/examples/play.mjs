@@ -15,7 +15,7 @@ import {
   applyToken, boardText, isWon, legalMoves, makeRules, moveToken, parseBoard, parseToken,
 } from "../../catalogue/viewer/rules.js";
 import { dealBoard } from "../../catalogue/viewer/deal.js";
-import { dailyPick, manifestSchedule } from "../../catalogue/viewer/daily.js";
+import { dailyPickOf, generationsBy, listingOf, manifestSchedule, tierFiles } from "../../catalogue/viewer/daily.js";
 import { greedyHint, historyAfter, newHistory } from "../../catalogue/viewer/greedy.js";
 
 const CATALOGUE = fileURLToPath(new URL("../../catalogue/", import.meta.url));
@@ -30,27 +30,36 @@ function fail(message) {
   process.exit(2);
 }
 
+const manifest = JSON.parse(readFileSync(`${CATALOGUE}manifest.json`, "utf8"));
+
 // The catalogue file `name`, only if its SHA-256 is the manifest's.
 function checkedCatalogue(name) {
-  const manifest = JSON.parse(readFileSync(`${CATALOGUE}manifest.json`, "utf8"));
   const record = manifest.files.find((each) => each.file === name);
   if (!record) fail(`${name} is not listed in manifest.json`);
   const bytes = readFileSync(`${CATALOGUE}${name}`);
   if (createHash("sha256").update(bytes).digest("hex") !== record.sha256) fail(`${name}: checksum does not match manifest.json`);
-  return { manifest, catalogue: JSON.parse(bytes.toString("utf8")) };
+  return JSON.parse(bytes.toString("utf8"));
 }
 
-async function chosenEntry(manifest, catalogue, name) {
+// [file name, entry index]: --entry of --file, or the daily deal of --date among the files of
+// --file's rule set and tier (a later generation's file serves the epochs of its generation).
+async function chosenEntry(name) {
   const entry = option("--entry");
   if (entry !== undefined) {
-    if (!/^\d+$/.test(entry) || Number(entry) >= catalogue.entries.length) fail(`--entry ${entry}: ${name} has entries 0 to ${catalogue.entries.length - 1}`);
-    return Number(entry);
+    const { entries } = checkedCatalogue(name);
+    if (!/^\d+$/.test(entry) || Number(entry) >= entries.length) fail(`--entry ${entry}: ${name} has entries 0 to ${entries.length - 1}`);
+    return [name, Number(entry)];
   }
+  checkedCatalogue(name);
   const day = option("--date", new Date().toISOString().slice(0, 10));
-  const pick = await dailyPick(catalogue, name, manifestSchedule(manifest), day);
+  const schedule = manifestSchedule(manifest);
+  const generations = generationsBy(schedule, day);
+  const listings = new Map([...tierFiles(manifest, name)].filter(([generation]) => generations.has(generation))
+    .map(([generation, file]) => [generation, listingOf(checkedCatalogue(file), file)]));
+  const pick = await dailyPickOf(listings, schedule, day);
   if (!pick) fail(`${name} has no daily deal on ${day}`);
   console.log(`the daily deal of ${day}`);
-  return pick.index;
+  return [pick.file, pick.index];
 }
 
 // The stored line's tokens, or the greedy hint's, one at a time.
@@ -69,9 +78,8 @@ function* followed(entry, rules, greedy, game) {
   }
 }
 
-const name = option("--file", "yukon-easy.json");
-const { manifest, catalogue } = checkedCatalogue(name);
-const index = await chosenEntry(manifest, catalogue, name);
+const [name, index] = await chosenEntry(option("--file", "yukon-easy.json"));
+const catalogue = checkedCatalogue(name);
 const entry = catalogue.entries[index];
 const rules = makeRules(entry.variant, entry.foundation_return === true);
 const board = dealBoard(entry.variant, entry.deal, entry.numbering || catalogue.numbering || "pysol");

@@ -1,24 +1,30 @@
 // Test harness for tests/test_viewer.py (an ES module): runs the TEST the page defines and
 // writes the JSON result into <pre id="result">, then sets the title to "done". Two kinds:
-//   {kind: "vectors", picks: [{catalogue or url, file, schedule, date}]}: daily.js's picks;
+//   {kind: "vectors", picks: [{files: [[generation, name]] or catalogue and file, schedule,
+//   date}]}: daily.js's picks among a tier's files;
 //   {kind: "play", page, actions: [...]}: the viewer in an iframe, driven by pointer and keys.
 // A play action is {move: token} (the card dragged onto its destination; "S" clicks the
 // stock), {tap: "3:TS"} (a press and release on face-up TS of column 3), {keys: ["1", "4"]},
 // {click: "#undo"} or {snapshot: name} (the page's <main> HTML, its header and layout).
-import { dailyPick } from "./viewer/daily.js";
+import { dailyPickOf, listingOf } from "./viewer/daily.js";
 
 function finish(result) {
   document.getElementById("result").textContent = JSON.stringify(result);
   document.title = "done";
 }
 
-// Each pick's catalogue is given, or fetched from its `url` (once).
+// Each pick's files ([generation, name] pairs, fetched once) or its catalogue are given.
 async function runVectors(test) {
   const fetched = new Map();
   const picks = [];
   for (const each of test.picks) {
-    if (each.url && !fetched.has(each.url)) fetched.set(each.url, await (await fetch(each.url)).json());
-    picks.push(await dailyPick(each.catalogue || fetched.get(each.url), each.file, each.schedule, each.date));
+    const listings = new Map();
+    if (each.catalogue) listings.set(1, listingOf(each.catalogue, each.file));
+    for (const [generation, name] of each.files || []) {
+      if (!fetched.has(name)) fetched.set(name, await (await fetch(name)).json());
+      listings.set(generation, listingOf(fetched.get(name), name));
+    }
+    picks.push(await dailyPickOf(listings, each.schedule, each.date));
   }
   return picks;
 }

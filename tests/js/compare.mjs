@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { applyToken, boardText, legalMoves, makeRules, moveToken, parseBoard } from "../../catalogue/viewer/rules.js";
 import { dealBoard } from "../../catalogue/viewer/deal.js";
-import { dailyPick, manifestSchedule } from "../../catalogue/viewer/daily.js";
+import { dailyPickOf, generationsBy, listingOf, manifestSchedule } from "../../catalogue/viewer/daily.js";
 import { greedyGame, greedyHint, playedFrom } from "../../catalogue/viewer/greedy.js";
 
 const fixtures = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -18,6 +18,10 @@ function check(kind, where, got, expected) {
 
 function attempt(run) {
   try { return run(); } catch (error) { return `error: ${error.message}`; }
+}
+
+async function attemptAsync(run) {
+  try { return await run(); } catch (error) { return `error: ${error.message}`; }
 }
 
 for (const item of fixtures.positions) {
@@ -48,12 +52,21 @@ for (const item of fixtures.games) {
   check("greedy game", [item.start, item.seed], [game.won, game.tokens.join(" ")], [item.won, item.line]);
 }
 const schedules = new Map();
+const catalogues = new Map();
+const catalogueAt = (path) => {
+  if (!catalogues.has(path)) catalogues.set(path, JSON.parse(readFileSync(path, "utf8")));
+  return catalogues.get(path);
+};
 for (const item of fixtures.daily) {
-  const catalogue = JSON.parse(readFileSync(item.path, "utf8"));
   if (!schedules.has(item.manifest)) schedules.set(item.manifest, manifestSchedule(JSON.parse(readFileSync(item.manifest, "utf8"))));
+  const schedule = schedules.get(item.manifest);
   for (const [iso, expected] of item.picks) {
-    const pick = await dailyPick(catalogue, item.file, schedules.get(item.manifest), iso);
-    check("daily", [item.file, iso], pick && [pick.index, pick.cycle, pick.day, pick.poolSize, pick.epoch], expected);
+    const generations = generationsBy(schedule, iso);
+    const files = item.files.filter(([generation]) => generations.has(generation));
+    const listings = new Map(files.map(([generation, path, name]) => [generation, listingOf(catalogueAt(path), name)]));
+    const pick = await attemptAsync(() => dailyPickOf(listings, schedule, iso));
+    const found = pick && pick.index !== undefined ? [pick.index, pick.cycle, pick.day, pick.poolSize, pick.epoch, pick.file] : pick;
+    check("daily", [item.files[0][2], iso], found, expected);
   }
 }
 console.log(JSON.stringify({ checked, mismatches: mismatches.slice(0, 10), mismatch_count: mismatches.length }));
