@@ -31,8 +31,6 @@ export function makeRules(variant, foundationReturn = false) {
 
 export function asRules(rules) { return typeof rules === "string" ? makeRules(rules) : rules; }
 
-export function columnCount(rules) { return asRules(rules).variant === "milligan" ? 8 : 7; }
-
 export function normalCard(text) {
   const card = text.toUpperCase().replace(/^10/, "T");
   if (card.length !== 2 || rankOf(card) < 1 || suitOf(card) < 0) throw new Error(`unknown card ${text}`);
