@@ -9,7 +9,9 @@ import json
 import random
 import shutil
 import subprocess
+import tomllib
 from datetime import date
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -345,3 +347,13 @@ def test_the_node_example_follows_the_greedy_hint():
 def test_the_node_example_refuses_bad_input_in_one_line(arguments, message):
     done = run_example(*arguments)
     assert (done.returncode, done.stderr) == (2, f"play.mjs: {message}\n")
+
+
+def test_every_viewer_file_is_packaged_with_the_catalogues():
+    """The wheel's package data covers every file of catalogue/viewer, package.json included
+    (without it Node reads the installed modules as CommonJS and refuses their imports)."""
+    project = tomllib.loads((HERE.parent / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["package-data"]["solver.catalogue_data.viewer"]
+    files = [path.name for path in (HERE.parent / "catalogue" / "viewer").iterdir()]
+    assert "package.json" in files and "deal.js" in files
+    assert [name for name in files if not any(fnmatch(name, pattern) for pattern in patterns)] == []
