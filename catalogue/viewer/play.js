@@ -84,12 +84,14 @@ export function dealName(entry) {
   return `deal ${entry.deal} (${NUMBERING_NAMES[entry.numbering || "pysol"] || entry.numbering} numbering)`;
 }
 
-// The entry's difficulty in words: its tier, and how the first player of the catalogue's
-// difficulty ladder fared on it.
+// The entry's difficulty in words: its tier, and how the greedy player of the catalogue's
+// difficulty ladder (or its first player) fared on it.
 export function difficultyWords(entry, catalogue) {
   const tier = entry.tier ? entry.tier[0].toUpperCase() + entry.tier.slice(1) : "Unrated";
-  const rung = catalogue.difficulty_model?.rungs?.[0];
-  const record = entry.ladder?.[0];
+  const rungs = catalogue.difficulty_model?.rungs || [];
+  const at = Math.max(rungs.findIndex((each) => each.name === "greedy"), 0);
+  const rung = rungs[at];
+  const record = entry.ladder?.[at];
   if (!rung || !Array.isArray(record) || !record[1]) return `${tier} deal`;
   const [won, games] = record;
   const how = won === games ? `won all ${counted(games, "game")}` : won ? `won ${won} of ${counted(games, "game")}` : `lost all ${counted(games, "game")}`;
