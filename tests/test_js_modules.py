@@ -212,12 +212,20 @@ def daily_fixtures(folder: Path) -> list[dict]:
 
 def tier_files(manifest: dict, chosen: dict) -> list[list]:
     """[generation, path, name] of every file the manifest lists for ``chosen``'s rule set and tier."""
-    keys = ("variant", "tier", "foundation_return", "numbering")
     return [
         [record.get("generation", 1), str(shipped_directory() / record["file"]), record["file"]]
         for record in manifest["files"]
-        if all(record.get(key) == chosen.get(key) for key in keys)
+        if rule_set_and_tier(record) == rule_set_and_tier(chosen)
     ]
+
+
+def rule_set_and_tier(record: dict) -> tuple:
+    return (
+        record["variant"],
+        record["tier"],
+        record.get("foundation_return", False),
+        record.get("numbering", "pysol"),
+    )
 
 
 def daily_of_tier(record: dict, day: date) -> list | None:

@@ -168,9 +168,9 @@ export async function dailyPick(catalogue, file, schedule, iso) {
 
 // The files of the manifest's rule set and tier of `file`, by generation ({generation: name}).
 export function tierFiles(manifest, file) {
+  const ruleSet = (each) => [each.variant, each.tier, each.numbering || "pysol", each.foundation_return === true].join("/");
   const record = manifest.files.find((each) => each.file === file);
-  const same = (each) => ["variant", "tier", "numbering"].every((key) => (each[key] ?? null) === (record[key] ?? null))
-    && (each.foundation_return === true) === (record.foundation_return === true);
+  const same = (each) => ruleSet(each) === ruleSet(record);
   return new Map(manifest.files.filter(same).map((each) => [each.generation ?? 1, each.file]));
 }
 
