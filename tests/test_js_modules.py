@@ -7,6 +7,7 @@ fixtures into a temporary folder; tests/js/compare.mjs compares and names every 
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import tomllib
@@ -365,3 +366,19 @@ def test_every_viewer_file_is_packaged_with_the_catalogues():
     files = [path.name for path in (HERE.parent / "catalogue" / "viewer").iterdir()]
     assert "package.json" in files and "deal.js" in files
     assert [name for name in files if not any(fnmatch(name, pattern) for pattern in patterns)] == []
+
+
+def test_the_example_in_docs_javascript_md_runs_as_printed():
+    """The JavaScript block of docs/javascript.md, run by Node from the project's folder: the
+    legal moves of deal 12 and the hint its comment shows."""
+    text = (HERE.parent / "docs" / "javascript.md").read_text()
+    code = re.search(r"```js\n(.*?)```", text, re.S).group(1)
+    assert '"2>F:AC"' in code
+    code = code.replace("./catalogue/", (HERE.parent / "catalogue").as_uri() + "/")
+    code += "console.log(JSON.stringify(hint));\n"
+    done = subprocess.run(
+        [NODE, "--input-type=module"], input=code, capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert "'2>F:AC'" in lines[0] and json.loads(lines[-1])["move"] == "2>F:AC" and lines[-2] == "false"
