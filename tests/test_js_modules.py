@@ -32,7 +32,7 @@ from solver.reference import apply_move, is_won, legal_moves
 from solver.rules import VARIANTS, Rules
 
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="no node on PATH: the JavaScript modules are not tested")
+needs_node = pytest.mark.skipif(NODE is None, reason="no node on PATH: the JavaScript modules are not tested")
 HERE = Path(__file__).parent
 PLAY_OUT_MOVES = 60
 
@@ -279,6 +279,7 @@ def fixtures(tmp_path_factory) -> Path:
     return path
 
 
+@needs_node
 def test_the_javascript_modules_agree_with_the_python_side(fixtures):
     done = subprocess.run(
         [NODE, str(HERE / "js" / "compare.mjs"), str(fixtures)], capture_output=True, text=True, timeout=600
@@ -317,6 +318,7 @@ def example_line(done: subprocess.CompletedProcess) -> list[str]:
     ].split()
 
 
+@needs_node
 @pytest.mark.parametrize("name", ["yukon-kpat-easy.json", "russian-return-normal.json", "milligan-hard.json"])
 def test_the_node_example_plays_a_catalogue_deal_to_a_win(name):
     """docs/examples/play.mjs follows the stored solution of the daily deal of a date, dealt
@@ -331,6 +333,7 @@ def test_the_node_example_plays_a_catalogue_deal_to_a_win(name):
     assert done.stdout.endswith(f"won in {entry['length']} moves\n")
 
 
+@needs_node
 def test_the_node_example_follows_the_greedy_hint():
     """With --greedy the example plays the greedy hint at every move: its line is legal on the
     reference engine, and won exactly when it says so (exit status 0)."""
@@ -346,6 +349,7 @@ def test_the_node_example_follows_the_greedy_hint():
     assert statuses == [0, 1]
 
 
+@needs_node
 @pytest.mark.parametrize(
     "arguments, message",
     [
@@ -368,6 +372,7 @@ def test_every_viewer_file_is_packaged_with_the_catalogues():
     assert [name for name in files if not any(fnmatch(name, pattern) for pattern in patterns)] == []
 
 
+@needs_node
 def test_the_example_in_docs_javascript_md_runs_as_printed():
     """The JavaScript block of docs/javascript.md, run by Node from the project's folder: the
     legal moves of deal 12 and the hint its comment shows."""
