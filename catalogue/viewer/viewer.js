@@ -95,20 +95,21 @@ function drawBoard(board, moved) {
 }
 
 // Card size from the width each column has (at most 10rem wide, a fifth of the window high),
-// then every column's overlap squeezed so that it ends inside the window; cards shrink when
-// even the tightest overlap (a face-up card's corner left readable) would not fit.
+// then every column's overlap squeezed so that it ends inside the window, its corner labels
+// made smaller down to 0.7rem; the cards shrink (to 60% at most) when even that would not
+// fit. A longer column than that runs below the window.
 function fitColumns() {
   const tableau = $("tableau");
   const columns = Array.from(tableau.children);
   if (!columns.length) return;
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-  const top = $("top");
-  const above = tableau.getBoundingClientRect().top + window.scrollY - top.getBoundingClientRect().height;
+  const above = tableau.getBoundingClientRect().top + window.scrollY - $("top").getBoundingClientRect().height;
   const columnWidth = columns[0].clientWidth;
-  let width = Math.min(columnWidth, 10 * rem, (window.innerHeight * 0.2) / 1.4);
+  const natural = Math.min(columnWidth, 10 * rem, (window.innerHeight * 0.2) / 1.4);
+  let width = natural;
   let plan = columnPlan(columns, width, above, rem);
-  while (!plan.fits && width > 2.2 * rem) {
-    width *= 0.9;
+  while (!plan.fits && width > 0.6 * natural) {
+    width = Math.max(width * 0.9, 0.6 * natural);
     plan = columnPlan(columns, width, above, rem);
   }
   const root = document.documentElement.style;
@@ -116,29 +117,34 @@ function fitColumns() {
   root.setProperty("--card-w", `${width}px`);
   root.setProperty("--card-h", `${plan.height}px`);
   columns.forEach((column, at) => {
+    const steps = plan.steps[at];
+    column.style.setProperty("--corner", `${steps.font}px`);
     Array.from(column.children).forEach((card, index) => {
       const before = column.children[index - 1];
-      card.style.marginTop = index ? `${(before.classList.contains("down") ? plan.steps[at].down : plan.steps[at].up) - plan.height}px` : "";
+      card.style.marginTop = index ? `${(before.classList.contains("down") ? steps.down : steps.up) - plan.height}px` : "";
     });
   });
 }
 
 // For cards `width` wide below `above` pixels of page (the foundations' row, one card high,
 // comes on top): their height, each column's steps (pixels between the tops of a face-down
-// card and the next, of a face-up card and the next), and whether every column fits.
+// card and the next, of a face-up card and the next) and corner font size, and whether every
+// column fits.
 function columnPlan(columns, width, above, rem) {
   const height = Math.round(width * 1.4);
   const available = Math.max(window.innerHeight - above - 2 * height - 12, height);
-  const corner = Math.min(Math.max(0.7 * rem, width * 0.24), 1.4 * rem) * 1.2 + 2;
+  const font = Math.min(Math.max(0.7 * rem, width * 0.24), 1.4 * rem);
+  const stepOf = (size) => size * 1.2 + 2;
   let fits = true;
   const steps = columns.map((column) => {
     const down = column.querySelectorAll(".card.down").length;
     const up = Math.max(column.children.length - down - 1, 0);
-    const normal = { down: height * 0.12, up: Math.max(height * 0.27, corner) };
+    const normal = { down: height * 0.12, up: Math.max(height * 0.27, stepOf(font)), font };
     const length = down * normal.down + up * normal.up;
     if (length <= available) return normal;
     const squeeze = available / length;
-    const tight = { down: Math.max(normal.down * squeeze, 4), up: Math.max(normal.up * squeeze, corner) };
+    const tight = { down: Math.max(normal.down * squeeze, 4), up: Math.max(normal.up * squeeze, stepOf(0.7 * rem)) };
+    tight.font = Math.min(font, (tight.up - 2) / 1.2);
     if (down * tight.down + up * tight.up > available + 1) fits = false;
     return tight;
   });
