@@ -666,7 +666,7 @@ def test_the_board_uses_the_width_and_its_longest_column_stays_in_view(site, siz
     name = "yukon-easy.json"
     index, entry, rules = last_entry(name)
     step, longest = longest_column_step(entry, rules)
-    assert longest >= 15
+    assert longest >= 20
     page = page_of(name, index, f"&step={step}")
     shot = run_harness(
         site, f"layout-{size[0]}", {"kind": "play", "page": page, "actions": [{"snapshot": "page"}]}, size
