@@ -181,6 +181,7 @@ function markHint(board, token) {
 function endMove(message) {
   view.selected = null;
   view.hint = null;
+  $("message").dataset.hint = "";
   $("foundations").classList.remove("hinted");
   $("stock").classList.remove("hinted");
   drawGame();
@@ -211,6 +212,7 @@ function tapMove(place) {
   if (token) return tryMove(token);
   const card = place.slot === undefined ? board.columns[place.column][place.index] : RANKS[board.foundations[place.slot] - 1] + SUITS[place.slot % 4];
   endMove(`${cardName(card)} has nowhere to go`);
+  packetElements(place).forEach((element) => element.classList.add("refused"));
   return false;
 }
 
