@@ -18,16 +18,19 @@ from pathlib import Path
 import pytest
 from test_schedule import readme_demo
 
+from solver.board import parse_board
 from solver.cards import card_text
 from solver.catalogue.epochs import SCHEDULE, schedule_json
-from solver.catalogue.files import read_manifest, shipped_directory
+from solver.catalogue.files import read_catalogue, read_manifest, shipped_directory
 from solver.catalogue.schedule import daily_in, listing_of, pick
+from solver.engine.move_kinds import TABLEAU, TO_FOUNDATION
 from solver.errors import YukonError
 from solver.notation import final_position, move_token
 from solver.numbering import deal_board
-from solver.player.greedy import Greedy
+from solver.player.greedy import Greedy, ranked_moves
 from solver.player.hint import hint
 from solver.player.history import played_from
+from solver.player.view import view_of
 from solver.reference import apply_move, is_won, legal_moves
 from solver.rules import VARIANTS, Rules
 
@@ -120,6 +123,66 @@ def greedy_hint_fixture(variant: str, foundation_return: bool, start, tokens: li
         "status": found.status,
         "move": found.move,
     }
+
+
+def hidden_count(board) -> int:
+    return sum(board.face_down_counts) + len(board.stock)
+
+
+def best_place(board, rules: Rules, column: int, index: int) -> str | None:
+    """The move a tapped card makes (play.js bestPlace): of its packet's legal moves (and its
+    own to a foundation when it is exposed), the one the greedy player scores highest, the
+    first of equals."""
+    size = len(board.columns[column]) - index
+    for _, move in ranked_moves(view_of(board, rules)):
+        kinds = (TABLEAU, TO_FOUNDATION) if size == 1 else (TABLEAU,)
+        if move.kind in kinds and move.source == column and move.size == size:
+            return move_token(board, move)
+    return None
+
+
+def finishing(board, rules: Rules) -> list[str]:
+    """The moves of the automatic finish once every card is face up (play.js
+    finishingTokens): each time the first legal move to a foundation, as far as they go."""
+    tokens = []
+    while hidden_count(board) == 0:
+        move = next((move for move in legal_moves(board, rules) if move.kind == TO_FOUNDATION), None)
+        if move is None:
+            break
+        tokens.append(move_token(board, move))
+        board = apply_move(board, move, rules)
+    return tokens
+
+
+def tap_fixtures(positions: list[dict]) -> list[dict]:
+    """Every face-up card of every fifth play-out position, with the place a tap sends it."""
+    taps = []
+    for item in positions[::5]:
+        rules = Rules(item["variant"], item["foundation_return"])
+        board = parse_board(item["board"], rules)
+        for column, (cards, down) in enumerate(zip(board.columns, board.face_down_counts)):
+            taps += [
+                {**item, "column": column, "index": index, "best": best_place(board, rules, column, index)}
+                for index in range(down, len(cards))
+            ]
+    return taps
+
+
+def finish_fixtures() -> list[dict]:
+    """The board of stored lines of three files once every card is face up, and the finish."""
+    found = []
+    for name in ("yukon-easy.json", "russian-hard.json", "milligan-normal.json"):
+        for entry in read_catalogue(shipped_directory() / name)["entries"][-6:]:
+            rules = Rules(entry["variant"])
+            board = parse_board(entry["board"], rules)
+            for token in entry["solution"].split():
+                board = final_position(board, [token], rules)
+                if hidden_count(board) == 0:
+                    break
+            found.append(
+                {"variant": entry["variant"], "board": board.to_text(), "finish": finishing(board, rules)}
+            )
+    return found
 
 
 def greedy_games():
@@ -259,6 +322,8 @@ def fixtures(tmp_path_factory) -> Path:
         "refused": refused,
         "hints": hints,
         "games": greedy_games(),
+        "taps": tap_fixtures(positions),
+        "finishes": finish_fixtures(),
         "deals": [
             {
                 "variant": variant,
@@ -297,6 +362,11 @@ def test_the_javascript_modules_agree_with_the_python_side(fixtures):
     assert checked["greedy hint"] == len(data["hints"]) >= 300
     assert {item["status"] for item in data["hints"]} >= {"move"}
     assert checked["greedy game"] == len(data["games"]) and any(game["won"] for game in data["games"])
+    assert checked["tapped card"] == len(data["taps"]) >= 1000
+    assert {item["best"] is None for item in data["taps"]} == {True, False}
+    assert checked["automatic finish"] == len(data["finishes"]) and any(
+        item["finish"] for item in data["finishes"]
+    )
     assert checked["daily"] == sum(len(item["picks"]) for item in data["daily"])
     assert any(pick is None for item in data["daily"] for _, pick in item["picks"])
     first_files = [

@@ -22,6 +22,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from test_js_modules import best_place, finishing, hidden_count
 from test_schedule import readme_demo, shipped_vectors
 
 from solver.board import Board, parse_board
@@ -35,13 +36,11 @@ from solver.catalogue.files import (
     shipped_directory,
 )
 from solver.catalogue.schedule import daily_in
-from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
+from solver.engine.move_kinds import FROM_FOUNDATION
 from solver.notation import final_position, move_token
 from solver.numbering import deal_board
-from solver.player.greedy import ranked_moves
 from solver.player.hint import hint
 from solver.player.history import played_from
-from solver.player.view import view_of
 from solver.reference import IllegalMove, apply_move, is_won, legal_moves
 from solver.result import Limits
 from solver.rules import Rules
@@ -222,23 +221,6 @@ def page_of(name: str, index: int, extra: str = "") -> str:
     return f"viewer/index.html?file={name}&entry={index}{extra}"
 
 
-def hidden_count(board: Board) -> int:
-    return sum(board.face_down_counts) + len(board.stock)
-
-
-def finishing(board: Board, rules: Rules) -> list[str]:
-    """The moves of the page's automatic finish once every card is face up: each time the
-    first legal move to a foundation, as far as they go."""
-    tokens = []
-    while hidden_count(board) == 0:
-        move = next((move for move in legal_moves(board, rules) if move.kind == TO_FOUNDATION), None)
-        if move is None:
-            break
-        tokens.append(move_token(board, move))
-        board = apply_move(board, move, rules)
-    return tokens
-
-
 def to_the_finish(entry: dict, rules: Rules) -> tuple[list[str], list[str]]:
     """(the stored line up to the move after which every card is face up, the finish the
     page then plays by itself)."""
@@ -356,18 +338,6 @@ def key_presses(token: str) -> list[str]:
         return ["s"]
     source, target = token.split(":")[0].split(">")
     return [source, "f" if target == "F" else target]
-
-
-def best_place(board: Board, rules: Rules, column: int, index: int) -> str | None:
-    """The move a tapped card makes: of its packet's legal moves (and its own to a
-    foundation when it is exposed), the one the greedy player scores highest, the first of
-    equals."""
-    size = len(board.columns[column]) - index
-    for _, move in ranked_moves(view_of(board, rules)):
-        kinds = (TABLEAU, TO_FOUNDATION) if size == 1 else (TABLEAU,)
-        if move.kind in kinds and move.source == column and move.size == size:
-            return move_token(board, move)
-    return None
 
 
 def test_a_tapped_card_goes_to_its_best_place(site):

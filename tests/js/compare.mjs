@@ -6,6 +6,7 @@ import { applyToken, boardText, legalMoves, makeRules, moveToken, parseBoard } f
 import { dealBoard } from "../../catalogue/viewer/deal.js";
 import { dailyPickOf, generationsBy, listingOf, manifestSchedule } from "../../catalogue/viewer/daily.js";
 import { greedyGame, greedyHint, playedFrom } from "../../catalogue/viewer/greedy.js";
+import { bestPlace, finishingTokens } from "../../catalogue/viewer/play.js";
 
 const fixtures = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const checked = {};
@@ -50,6 +51,13 @@ for (const item of fixtures.hints) {
 for (const item of fixtures.games) {
   const game = greedyGame(parseBoard(item.start), makeRules(item.variant), item.seed);
   check("greedy game", [item.start, item.seed], [game.won, game.tokens.join(" ")], [item.won, item.line]);
+}
+for (const item of fixtures.taps) {
+  const place = { column: item.column, index: item.index };
+  check("tapped card", [item.board, place], bestPlace(parseBoard(item.board), makeRules(item.variant, item.foundation_return), place), item.best);
+}
+for (const item of fixtures.finishes) {
+  check("automatic finish", item.board, finishingTokens(parseBoard(item.board), makeRules(item.variant)), item.finish);
 }
 const schedules = new Map();
 const catalogues = new Map();
