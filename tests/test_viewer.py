@@ -22,8 +22,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import test_schedule
 from test_js_modules import best_place, finishing, hidden_count
-from test_schedule import readme_demo, shipped_vectors
 
 from solver.board import Board, parse_board
 from solver.cards import RANKS, SUITS, card_text
@@ -31,7 +31,6 @@ from solver.catalogue.epochs import SCHEDULE, schedule_json
 from solver.catalogue.files import (
     empty_catalogue,
     read_catalogue,
-    read_manifest,
     save_catalogue,
     shipped_directory,
 )
@@ -517,28 +516,21 @@ def test_a_milligan_deal_played_by_drags_fits_a_phone_and_never_shows_its_stock(
     assert opening["viewport"] == PHONE[0] and opening["scrollWidth"] <= opening["clientWidth"]
 
 
-def tier_files(manifest: dict, variant: str, tier: str) -> list[tuple[int, str]]:
-    """(generation, file) of every file the manifest lists for a strict PySolFC rule set's tier."""
-    return [
-        (record.get("generation", 1), record["file"])
-        for record in manifest["files"]
-        if (record["variant"], record["tier"]) == (variant, tier)
-        and not record.get("foundation_return", False)
-        and record.get("numbering", "pysol") == "pysol"
-    ]
+# The schedule the README's vectors are stated under: the keyed one of the generation 1 files
+# (test_schedule.KEYED_SCHEDULE once the schedule has generations; before, the shipped one).
+VECTOR_SCHEDULE = schedule_json(getattr(test_schedule, "KEYED_SCHEDULE", SCHEDULE))
 
 
 def test_daily_js_gives_the_readme_vectors(site):
-    """Both tables of the README (test_schedule.py checks them against the Python code)."""
-    manifest = read_manifest(shipped_directory())
-    schedule = manifest["schedule"]
-    shipped, (demo, demo_vectors) = shipped_vectors(), readme_demo()
+    """Both tables of the README, each file alone under the vectors' schedule
+    (test_schedule.py checks them against the Python code)."""
+    shipped, (demo, demo_vectors) = test_schedule.shipped_vectors(), test_schedule.readme_demo()
     picks = [
-        {"files": tier_files(manifest, variant, tier), "schedule": schedule, "date": day}
+        {"files": [[1, f"{variant}-{tier}.json"]], "schedule": VECTOR_SCHEDULE, "date": day}
         for day, variant, tier, _, _ in shipped
     ]
     picks += [
-        {"catalogue": demo, "file": demo["file"], "schedule": schedule_json(SCHEDULE), "date": day}
+        {"catalogue": demo, "file": demo["file"], "schedule": VECTOR_SCHEDULE, "date": day}
         for day, *_ in demo_vectors
     ]
     results = run_harness(site, "vectors", {"kind": "vectors", "picks": picks})
