@@ -1,60 +1,114 @@
-// Playing a deal: the move a selection and a destination make, what a move changed (to
-// highlight it), and whether the game is won. Pure functions of boards (see rules.js); every
-// move still goes through applyToken, so only legal moves are made.
-"use strict";
+// Playing a deal: a game (the boards after each move, the tokens made), the best place for a
+// tapped card, the automatic finish, what a move changed (to highlight it), and the words a
+// player reads. Pure functions of boards (see rules.js); every move goes through applyMove,
+// so only legal moves are made. An ES module for the page and for Node.
 
-// The token moving the packet led by column `source`'s card at `start` onto column `target`
-// (the packet size is named only when the card lies twice face up in the column: Milligan).
-function packetToken(board, source, start, target) {
-  const cards = board.columns[source];
-  const card = cards[start];
-  const twice = cards.slice(board.down[source]).filter((each) => each === card).length > 1;
-  return `${source + 1}>${target + 1}:${card}${twice ? `/${cards.length - start}` : ""}`;
+import {
+  FROM_FOUNDATION, TABLEAU, TO_FOUNDATION, applyMove, hiddenCount, legalMoves, moveToken, parseToken, viewOf,
+} from "./rules.js";
+import { historyAfter, newHistory, score } from "./greedy.js";
+
+// A game: the boards after each move made (the opening first), the tokens made, and the
+// history a hint reads (the views seen before each move, the last move).
+export function newGame(board) { return { boards: [board], tokens: [], histories: [newHistory()] }; }
+
+export function currentBoard(game) { return game.boards[game.boards.length - 1]; }
+
+export function currentHistory(game) { return game.histories[game.histories.length - 1]; }
+
+// Plays `token` if it is legal, or leaves the game as it was and throws.
+export function play(game, token, rules) {
+  const board = currentBoard(game);
+  const move = parseToken(board, token);
+  game.boards.push(applyMove(board, move, rules));
+  game.tokens.push(token);
+  game.histories.push(historyAfter(currentHistory(game), board, move));
 }
 
-// The deepest face-up card of column `source` that column `target` accepts (the keyboard
-// picks the packet this way), or -1.
-function keyboardStart(board, source, target, variant) {
-  for (let start = board.down[source]; start < board.columns[source].length; start++) {
-    if (accepts(board, target, board.columns[source][start], variant)) return start;
+export function undo(game) {
+  if (game.tokens.length) { game.boards.pop(); game.tokens.pop(); game.histories.pop(); }
+}
+
+// The token of the best move of the packet led by column `column`'s card at `index` (a card a
+// player tapped): the legal move of that packet (or of that card to a foundation) the greedy
+// player scores highest, the first of equals; a foundation slot's top card (`slot`, with
+// foundation return) goes to the first column that takes it. Null when it has nowhere to go.
+export function bestPlace(board, rules, { column, index, slot }) {
+  const moves = legalMoves(board, rules).filter((move) => (slot === undefined
+    ? move.kind !== FROM_FOUNDATION && move.source === column && move.size === board.columns[column].length - index
+      && (move.kind === TABLEAU || index === board.columns[column].length - 1)
+    : move.kind === FROM_FOUNDATION && move.source === slot));
+  if (!moves.length) return null;
+  const view = viewOf(board);
+  const rated = moves.map((move) => ({ move, value: move.kind === FROM_FOUNDATION ? 0 : score(view, move, rules) }));
+  const best = rated.reduce((chosen, each) => (each.value > chosen.value ? each : chosen));
+  return moveToken(board, best.move);
+}
+
+// Once every card is face up and the stock is empty: the tokens that send cards to the
+// foundations, as far as they go (each one the first such move of its position).
+export function finishingTokens(board, rules) {
+  if (hiddenCount(board)) return [];
+  const tokens = [];
+  for (;;) {
+    const move = legalMoves(board, rules).find((each) => each.kind === TO_FOUNDATION);
+    if (!move) return tokens;
+    tokens.push(moveToken(board, move));
+    board = applyMove(board, move, rules);
   }
-  return -1;
-}
-
-function exposedToFoundation(board, source) {
-  const cards = board.columns[source];
-  return cards.length ? `${source + 1}>F:${cards[cards.length - 1]}` : null;
-}
-
-function returnToken(board, slot, target) {
-  return `F>${target + 1}:${RANKS[board.foundations[slot] - 1]}${SUITS[slot % 4]}`;
 }
 
 // What a move changed: how many cards each column gained (its top ones moved there) and
 // the foundation slots whose height changed.
-function movedCards(before, after) {
+export function movedCards(before, after) {
   return {
     columns: after.columns.map((cards, column) => Math.max(0, cards.length - before.columns[column].length)),
     slots: after.foundations.map((height, slot) => height !== before.foundations[slot]),
   };
 }
 
-function isWon(board) {
-  return board.foundations.every((height) => height === 13);
+// "1 move", "2 moves".
+export function counted(count, singular, plural = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : plural}`;
 }
 
-// A game: the boards after each move made (the opening first) and the tokens made.
-function newGame(board) { return { boards: [board], tokens: [] }; }
+const VARIANT_NAMES = { yukon: "Yukon", russian: "Russian Solitaire", milligan: "Milligan Yukon" };
+const NUMBERING_NAMES = { pysol: "PySolFC", ms: "PySolFC ms", kpat: "KDE Patience" };
 
-function currentBoard(game) { return game.boards[game.boards.length - 1]; }
-
-// Plays `token` if it is legal (true), or leaves the game as it was and throws.
-function play(game, token, variant, returns) {
-  if (token.startsWith("F>") && !returns) throw new Error("no foundation return in this rule set");
-  game.boards.push(applyToken(currentBoard(game), token, variant));
-  game.tokens.push(token);
+// "Russian Solitaire with foundation return".
+export function ruleSetName(rules) {
+  return VARIANT_NAMES[rules.variant] + (rules.foundationReturn ? " with foundation return" : "");
 }
 
-function undo(game) {
-  if (game.tokens.length) { game.boards.pop(); game.tokens.pop(); }
+export function dealName(entry) {
+  return `deal ${entry.deal} (${NUMBERING_NAMES[entry.numbering || "pysol"] || entry.numbering} numbering)`;
+}
+
+// The entry's difficulty in words: its tier, and how the greedy player of the catalogue's
+// difficulty ladder (or its first player) fared on it.
+export function difficultyWords(entry, catalogue) {
+  const tier = entry.tier ? entry.tier[0].toUpperCase() + entry.tier.slice(1) : "Unrated";
+  const rungs = catalogue.difficulty_model?.rungs || [];
+  const at = Math.max(rungs.findIndex((each) => each.name === "greedy"), 0);
+  const rung = rungs[at];
+  const record = entry.ladder?.[at];
+  if (!rung || !Array.isArray(record) || !record[1]) return `${tier} deal`;
+  const [won, games] = record;
+  const how = won === games ? `won all ${counted(games, "game")}` : won ? `won ${won} of ${counted(games, "game")}` : `lost all ${counted(games, "game")}`;
+  return `${tier} deal: the ${rung.name} player ${how} on it`;
+}
+
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// "10♥" for "TH".
+export function cardName(card) { return card.replace("T", "10").replace(/[SHDC]$/, (suit) => SUIT_SYMBOLS[suit]); }
+
+// A move token in words: "10♥ (and 2 cards on it) from column 3 onto column 7".
+export function moveWords(board, token) {
+  if (token === "S") return "deal the stock";
+  const move = parseToken(board, token);
+  if (move.kind === TO_FOUNDATION) return `${cardName(move.card)} from column ${move.source + 1} to its foundation`;
+  if (move.kind === FROM_FOUNDATION) return `${cardName(move.card)} from its foundation onto column ${move.target + 1}`;
+  const riders = move.size > 1 ? ` (and ${counted(move.size - 1, "card")} on it)` : "";
+  return `${cardName(move.card)}${riders} from column ${move.source + 1} onto column ${move.target + 1}`;
 }
