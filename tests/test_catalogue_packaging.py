@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from solver.version import __version__
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE_PACKAGES = next(Path(sys.prefix).glob("lib/python3*/site-packages"))
 
@@ -33,7 +35,10 @@ def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue
     assert "manifest.json" in shipped and len(shipped) >= 4
     assert {f"solver/catalogue_data/{name}" for name in shipped} <= set(names)
     assert "solver/catalogue_data/viewer/index.html" in names
-    assert {name.split("/")[0] for name in names} == {"solver", wheel.name.split("-")[0] + "-0.1.0.dist-info"}
+    assert {name.split("/")[0] for name in names} == {
+        "solver",
+        wheel.name.split("-")[0] + f"-{__version__}.dist-info",
+    }
 
 
 def test_yukon_daily_from_a_fresh_install_in_another_folder(wheel, tmp_path):
