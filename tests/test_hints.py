@@ -10,7 +10,7 @@ from test_player import permute_hidden
 from solver import reference
 from solver.board import UNKNOWN, Board
 from solver.cards import make_card
-from solver.errors import YukonError
+from solver.errors import ArgumentError, YukonError
 from solver.notation import parse_token, solution_text
 from solver.numbering import deal_board
 from solver.player.expert import plan_of
@@ -128,7 +128,7 @@ def test_a_history_taken_back_holds_the_positions_since_the_last_possible_turn()
 
 def test_a_history_that_does_not_lead_to_the_board_is_refused_in_one_line():
     board = deal_board("yukon", 4)
-    with pytest.raises(YukonError, match=r"^--history: move 1 3>5:QH") as caught:
+    with pytest.raises(ArgumentError, match=r"^history: move 1 3>5:QH") as caught:
         game_so_far(board, YUKON, history="3>5:QH")
     assert "\n" not in str(caught.value)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from solver import reference
 from solver.board import Board
 from solver.cards import card_rank, card_suit, card_text, parse_card
-from solver.errors import YukonError, clipped
+from solver.errors import ArgumentError, YukonError, clipped
 from solver.notation import TOKEN, parse_token, replay_tokens
 from solver.player.view import View, view_of, world_of
 from solver.reference import TABLEAU, IllegalMove, Move
@@ -84,12 +84,15 @@ def played_from(board: Board, tokens: list[str], rules: Rules) -> tuple[Board, H
 def led_to(view: View, tokens: list[str]) -> History:
     """The history of the moves ``tokens`` that ended in ``view``, taken back from the last
     as far as the first that may have turned a card or dealt the stock. A move that cannot
-    have led to the position is a YukonError naming it and its place."""
+    have led to the position is an ArgumentError of ``history`` naming it and its place."""
     seen, last = set(), None
     for number in range(len(tokens), 0, -1):
         token = tokens[number - 1]
-        where = f"--history: move {number} {clipped(token)}"
-        before = world_before(world_of(view), token, where)
+        where = f"move {number} {clipped(token)}"
+        try:
+            before = world_before(world_of(view), token, where)
+        except YukonError as error:
+            raise ArgumentError("history", f": {error}") from None
         if before is None:
             break
         try:
@@ -97,7 +100,7 @@ def led_to(view: View, tokens: list[str]) -> History:
             if view_of(reference.apply_move(before, move, view.rules), view.rules) != view:
                 raise IllegalMove("it does not lead to the position given")
         except (IllegalMove, YukonError) as error:
-            raise YukonError(f"{where}: {error}") from None
+            raise ArgumentError("history", f": {where}: {error}") from None
         view = view_of(before, view.rules)
         seen.add(view)
         last = last or move
