@@ -70,3 +70,13 @@ def root_triples_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options
     return bool(options & moves.TRIPLES) and bool(
         h3.test_root(p.state, p.params, p.zobrist, p.column_keys, dead_ends)
     )
+
+
+def light_search_will_do(dead_ends) -> bool:
+    """Does the light search (``engine.groups``: ``DEAD_END_TESTS`` off) search as the full one
+    would from now on? Yes while the solve has not let the pairwise tests run, not tested the
+    root over triples and remembers no dead table or family: every test it leaves out would then
+    answer "alive" without looking (and none of them can turn on within a chunk)."""
+    header = dead_ends[h2.H2_HEADER]
+    tests_started = header[h2.HEADER_PAIRS_ON] or header[h2.HEADER_ROOT_TRIPLES]
+    return not (tests_started or header[h2.HEADER_RING_FILL] or header[h2.HEADER_FAMILY_FILL])

@@ -11,7 +11,7 @@ import numpy as np
 from solver.board import Board, check_board
 from solver.budget import Budget
 from solver.cards import KING, make_card
-from solver.dead_ends import dead_end_tables, root_dead, root_triples_dead
+from solver.dead_ends import dead_end_tables, light_search_will_do, root_dead, root_triples_dead
 from solver.engine import groups, h2, jit, layout, moves, search, table
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.lines import shorten, verified_solution
@@ -257,7 +257,7 @@ class Search:
 def search_kernels(dead_ends: tuple[np.ndarray, ...]):
     """The search kernels (start, chunk) for a solve's tests so far: the light ones (compiled
     without the dead-end tests beyond HOPELESS) while they search alike."""
-    if groups.light_search_will_do(dead_ends):
+    if light_search_will_do(dead_ends):
         return groups.search_start_light, groups.search_chunk_light
     return search.search_start, search.search_chunk
 

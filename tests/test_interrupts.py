@@ -154,13 +154,13 @@ def test_ctrl_c_while_solving_missing_deals_ends_the_build(monkeypatch, tmp_path
 def test_ctrl_c_while_a_catalogue_is_written_leaves_both_files_agreeing(tmp_path, monkeypatch):
     folder = small_catalogue(tmp_path, count=1)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    real_replace = files.replace_file
+    real_replace = files.replace_files
 
-    def replace_then_ctrl_c(path, data):
-        real_replace(path, data)
-        signal.raise_signal(signal.SIGINT)
+    def replace_then_ctrl_c(directory, written):
+        signal.raise_signal(signal.SIGINT)  # while the catalogue and its manifest are written
+        real_replace(directory, written)
 
-    monkeypatch.setattr(files, "replace_file", replace_then_ctrl_c)
+    monkeypatch.setattr(files, "replace_files", replace_then_ctrl_c)
     catalogue = files.read_catalogue(SHIPPED / "russian-easy.json")
     try:
         with pytest.raises(KeyboardInterrupt):

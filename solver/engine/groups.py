@@ -8,17 +8,6 @@ to compile on the project's 2-core machine (``benchmarks/bench_cold_start.py``).
 from solver.engine import h2, h3, prune, search, shortcut, table
 from solver.engine.jit import KernelGroup, variant
 
-
-def light_search_will_do(dead_ends) -> bool:
-    """Does the light search (``DEAD_END_TESTS`` off) search as the full one would from now on?
-    Yes while the solve has not let the pairwise tests run, not tested the root over triples and
-    remembers no dead table or family: every test it leaves out would then answer "alive"
-    without looking (and none of them can turn on within a chunk)."""
-    header = dead_ends[h2.H2_HEADER]
-    tests_started = header[h2.HEADER_PAIRS_ON] or header[h2.HEADER_ROOT_TRIPLES]
-    return not (tests_started or header[h2.HEADER_RING_FILL] or header[h2.HEADER_FAMILY_FILL])
-
-
 new_position_dead_light = variant(search.new_position_dead, "new_position_dead_light", DEAD_END_TESTS=False)
 search_start_light = variant(search.search_start, "search_start_light", DEAD_END_TESTS=False)
 search_chunk_light = variant(
