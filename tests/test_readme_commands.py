@@ -28,7 +28,7 @@ FENCE = re.compile(r"^```(?:sh|bash|console|shell)\n(.*?)^```", re.MULTILINE | r
 NOT_RUN_HERE = ("python3 -m venv", ". .venv/bin/activate", "dask ")
 NEEDS_A_CLUSTER = "--dask tcp://"
 VERDICTS = (0, 1, 3)
-STOP_AFTER = 20
+STOP_AFTER = 8
 STOPPED = 128 + signal.SIGINT
 YUKON_FOLDER = Path(sys.executable).parent
 # Every kernel group made ready first (compiled once into this session's cache, however long that
