@@ -73,7 +73,7 @@ class Board:
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form, with its format keys (README, "Board text and JSON";
+        """The JSON form, with its format keys (docs/formats.md, "Board text and JSON";
         ``solver/schemas/board.schema.json``): what ``yukon deal --format json`` prints."""
         return stamped(
             {

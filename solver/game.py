@@ -4,7 +4,7 @@ the moves made from it, with ``legal_moves()``, ``push()``, ``pop()``, ``is_won(
 the truth the solver is replayed on).
 
 A ``Move`` is a move as the project's notation writes it (``3>7:TS``, ``3>F:AH``,
-``F>2:QC``, ``S``; README, "Move notation"): ``Move.parse(text)`` reads one, ``str(move)``
+``F>2:QC``, ``S``; docs/formats.md, "Move notation"): ``Move.parse(text)`` reads one, ``str(move)``
 writes it back. A move names columns and a card, not a position; ``Game.push`` finds what
 it names on the game's board.
 
