@@ -1,6 +1,6 @@
 """The thoughtful win-rate study: compact per-deal tables, figures, plots and the README block.
 
-    python benchmarks/study.py --stores /work/study --readme README.md
+    python benchmarks/study.py --stores /work/study --readme docs/winnability.md
     python benchmarks/study.py                      # from the committed compact tables alone
 
 With ``--stores DIR``, every ``<name>.db`` in DIR named for a rule set (``yukon``,
@@ -23,7 +23,7 @@ contradiction is refused), and the deals retried are written to ``<name>.retried
 
     yukon solve $(python benchmarks/study.py --unknown yukon --upto 10000) --variant yukon \
         --time-limit 10 --out /work/study/yukon-retry.db
-    python benchmarks/study.py --stores /work/study --readme README.md
+    python benchmarks/study.py --stores /work/study --readme docs/winnability.md
 """
 
 import argparse
