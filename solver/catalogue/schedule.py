@@ -42,8 +42,7 @@ from datetime import date, timedelta
 from math import gcd
 from pathlib import Path
 
-from solver.catalogue.checks import load_checked
-from solver.catalogue.entries import entry_problem
+from solver.catalogue.checks import entry_refusal, load_checked
 from solver.catalogue.epochs import AFFINE, FIRST_START, GAP, KEYED_SORT, SPACED, Epoch, read_schedule
 from solver.catalogue.files import MANIFEST_NAME, catalogue_name, manifest_line, read_manifest
 from solver.errors import YukonError
@@ -254,26 +253,21 @@ def daily_of(
     catalogues: Mapping[int, tuple[str, dict]], day: date, schedule: tuple[Epoch, ...]
 ) -> tuple[dict, DailyPick]:
     """The entry for ``day`` of a tier's catalogues (``{generation: (file name, catalogue)}``)
-    and where it sits in the schedule; an entry that is not valid
-    (``entries.entry_problem``) is refused, never served."""
+    and where it sits in the schedule; an entry that ``check`` would refuse
+    (``checks.entry_refusal``) is refused, never served."""
     listings = {
         generation: listing_of(catalogue, name) for generation, (name, catalogue) in catalogues.items()
     }
     chosen = pick(listings, day, schedule)
     catalogue = next(catalogue for name, catalogue in catalogues.values() if name == chosen.file)
     entry = catalogue["entries"][chosen.index]
-    problem = entry_problem(entry, catalogue["variant"], catalogue["tier"])
+    problem = entry_refusal(catalogue, entry, scored=False)
     if problem is not None:
         raise YukonError(
             f"the {catalogue['variant']} {catalogue['tier']} catalogue's entry {chosen.index}: "
             f"{problem}; refusing to serve it"
         )
     return entry, chosen
-
-
-def daily_entry(catalogue: dict, day: date, schedule: tuple[Epoch, ...], name: str) -> tuple[dict, DailyPick]:
-    """``daily_of`` one catalogue (file name ``name``), served by every epoch."""
-    return daily_of({1: (name, catalogue)}, day, schedule)
 
 
 def daily_in(

@@ -18,6 +18,8 @@ search_chunk_light = variant(
 SEARCH = KernelGroup(
     "search", 20, (search_start_light, search_chunk_light, shortcut.shortcut_line, table.rehash)
 )
-PAIRS = KernelGroup("pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_chunk))
+PAIRS = KernelGroup(
+    "pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_start, search.search_chunk)
+)
 TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, search.path_triples_dead))
 LOSS = KernelGroup("loss reasons", 1, (prune.hopeless, h2.h2_dead))

@@ -62,16 +62,14 @@ from dataclasses import dataclass
 from solver import reference
 from solver.board import Board
 from solver.errors import YukonError
-from solver.interrupts import passing_ctrl_c_on
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
-from solver.player.sampling import GONE, GONE_EXACT, World, check_samples, reason_with, solved_world
+from solver.player.sampling import World, check_samples, gone_reason, reason_with, solved_within, solved_world
 from solver.player.view import View, sample_world, view_of
 from solver.reference import Move
-from solver.result import SOLVED, UNSOLVABLE, Limits
+from solver.result import SOLVED, UNSOLVABLE
 from solver.rules import Rules
-from solver.solve import solve_position
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
@@ -287,9 +285,7 @@ class PlanSearch:
 
     def solved_after(self, plan: Plan, board: Board) -> str:
         board = reference.replay(board, list(plan.moves), self.rules)
-        limits = Limits(max_nodes=self.expert.plan_nodes, time_limit=None)
-        with passing_ctrl_c_on():
-            status = solve_position(board, self.rules, limits).status
+        status = solved_within(board, self.rules, self.expert.plan_nodes).status
         return WON if status == SOLVED else LOST if status == UNSOLVABLE else UNDECIDED
 
     def counts(self, key: tuple) -> Counter:
@@ -339,7 +335,7 @@ class PlanSearch:
                 return self.chosen(ranked[0])
         confidence = self.confidence(None)
         if confidence.all_proved_lost:
-            return Choice(None, confidence, GONE_EXACT if self.exact else GONE, gone=True)
+            return Choice(None, confidence, gone_reason(self.exact), gone=True)
         legal = reference.legal_moves(self.worlds[0].board, self.rules)
         fresh = self.history.fresh(self.view, [move for _score, move in ranked_moves(self.view)])
         fresh = [move for move in fresh if move in legal]

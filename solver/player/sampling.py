@@ -36,7 +36,7 @@ from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_move
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
 from solver.reference import Move
-from solver.result import SOLVED, UNSOLVABLE, Limits
+from solver.result import SOLVED, UNSOLVABLE, Limits, Result
 from solver.rules import Rules
 from solver.solve import solve_position
 
@@ -100,7 +100,7 @@ class Sampling:
         worlds = self.fresh_worlds(view, random.Random(seed), self.samples, progress)
         if all(world.proved_lost for world in worlds):
             lost = Confidence(0, len(worlds), len(worlds), view.hidden_count == 0)
-            return Decision(None, lost, GONE_EXACT if lost.exact else GONE, gone=True)
+            return Decision(None, lost, gone_reason(lost.exact), gone=True)
         move, after = self.evaluate(view, worlds, history)
         if move is None:
             legal = reference.legal_moves(worlds[0].board, view.rules)
@@ -196,10 +196,21 @@ def check_samples(policy: str, samples: int, name: str = "samples") -> None:
         raise YukonError(f"{policy} setting {name} must be at most {MAX_SAMPLES:,}, not {samples:,}")
 
 
+def solved_within(board: Board, rules: Rules, max_nodes: int) -> Result:
+    """``board`` solved by the exact solver within ``max_nodes`` positions, no time limit."""
+    with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
+        return solve_position(board, rules, Limits(max_nodes=max_nodes, time_limit=None))
+
+
+def gone_reason(exact: bool) -> str:
+    """Why no move is given once every world is proved lost (``exact``: the one world is the
+    position itself)."""
+    return GONE_EXACT if exact else GONE
+
+
 def solved_world(board: Board, rules: Rules, max_nodes: int) -> World:
     """``board`` solved by the exact solver within ``max_nodes``: its winning line, or None."""
-    with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
-        result = solve_position(board, rules, Limits(max_nodes=max_nodes, time_limit=None))
+    result = solved_within(board, rules, max_nodes)
     if result.status != SOLVED:
         return World(board, None, result.status == UNSOLVABLE)
     line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))

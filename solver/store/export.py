@@ -11,7 +11,7 @@ from pathlib import Path
 
 from solver.atomic import current_umask
 from solver.errors import YukonError
-from solver.store.opening import Store
+from solver.store.opening import SQLITE_SUFFIXES, Store
 
 # How every SQLite database file begins.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -19,7 +19,6 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 READER_WAIT_SECONDS = 10.0
 READER_POLL_SECONDS = 0.05
 # The files SQLite keeps beside a store.
-STORE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
 def export_jsonl(store_path, out_file, reader_wait: float = READER_WAIT_SECONDS) -> int:
@@ -53,7 +52,7 @@ def check_target(target: Path, store_path: Path, shown) -> None:
     if target.is_dir():
         raise YukonError(f"export target {shown} is a directory")
     store = os.path.realpath(store_path)
-    if str(target) in {store + suffix for suffix in STORE_SUFFIXES} or same_file(target, store_path):
+    if str(target) in {store + suffix for suffix in SQLITE_SUFFIXES} or same_file(target, store_path):
         raise YukonError(f"export target {shown} is the results store {store_path} or one of its files")
     if target.is_file() and starts_with(target, SQLITE_HEADER):
         raise YukonError(f"export target {shown} is an SQLite database; choose another file")
