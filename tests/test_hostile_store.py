@@ -41,6 +41,7 @@ from solver.numbering import deal_board
 from solver.result import SOLVED
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.store import BUSY, CLAIMED, Store, export_jsonl
+from solver.store.claims import CLAIM_SECONDS
 
 LEGACY_STORE = Path(__file__).parent / "data" / "legacy" / "store-v1.db"
 
@@ -180,6 +181,15 @@ def test_a_claim_expiring_far_in_the_future_does_not_hold_a_deal(store_path):
         assert store.claim(7, "this run", (SOLVED,)) == BUSY  # a live claim holds
         store.connection.execute("UPDATE claims SET expires = ?", (time.time() + 1e9,))
         assert store.claim(7, "this run", (SOLVED,)) == CLAIMED
+
+
+def test_a_claim_set_by_a_run_whose_clock_read_came_later_still_holds(store_path):
+    """Another run read the clock a few seconds after this one (it was descheduled, or it
+    wrote while this run waited for the lock): its fresh claim is live, not lapsed."""
+    with Store.open_for_run(store_path, YUKON, "pysol") as store:
+        assert store.claim(7, "other run", (SOLVED,)) == CLAIMED
+        store.connection.execute("UPDATE claims SET expires = ?", (time.time() + CLAIM_SECONDS + 3,))
+        assert store.claim(7, "this run", (SOLVED,)) == BUSY
 
 
 def test_a_run_waiting_for_another_says_what_it_waits_for(store_path):

@@ -23,6 +23,10 @@ CREATE TABLE IF NOT EXISTS claims (
 )
 """
 CLAIM_SECONDS = 10.0
+# How far beyond CLAIM_SECONDS a claim may expire and still hold its deal: another run that
+# set or renewed it may have read the clock a little after this one (several seconds when a
+# loaded machine deschedules a process between reading the clock and writing).
+CLAIM_SLACK_SECONDS = CLAIM_SECONDS
 CLAIMED, DONE, BUSY = "claimed", "done", "busy"
 # What ``Retry.covers`` reads of a stored result.
 RETRY_COLUMNS = ("status", "finished_at", "max_nodes", "time_limit")
@@ -51,17 +55,19 @@ class ClaimsTable(Tables):
         """Try to claim ``deal`` for run ``owner`` for CLAIM_SECONDS: ``CLAIMED``; ``DONE``
         when its stored status is in ``skip_statuses``, or, for a run retrying unknowns, when
         another run has just retried it (``retry``); ``BUSY`` while another run's claim on it
-        has not expired. A claim set to expire later than any run sets one (a clock stepped
-        back, a hand-edited store) is taken as lapsed: it cannot hold a deal for ever."""
+        has not expired. A claim set to expire later than any live run sets one (beyond
+        CLAIM_SECONDS + CLAIM_SLACK_SECONDS: a clock stepped back, a hand-edited store) is
+        taken as lapsed: it cannot hold a deal for ever. The clock is read once the write lock
+        is held, so a claim another run wrote while this one waited for the lock is seen."""
         key = (*self.key, encode_deal(deal))
-        now = time.time()
         with self.transaction():
+            now = time.time()
             row = self.connection.execute(
                 f"SELECT {', '.join(RETRY_COLUMNS)} FROM results WHERE {RULE_KEY} AND deal = ?", key
             ).fetchone()
             holder = self.connection.execute(
                 f"SELECT owner FROM claims WHERE {RULE_KEY} AND deal = ? AND expires > ? AND expires <= ?",
-                (*key, now, now + CLAIM_SECONDS),
+                (*key, now, now + CLAIM_SECONDS + CLAIM_SLACK_SECONDS),
             ).fetchone()
             if row is not None and (row[0] in skip_statuses or retry is not None and retry.covers(*row)):
                 return DONE
