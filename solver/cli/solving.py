@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from solver.api import solve_deal
+from solver.api import explain_steps, solve_deal, solved
 from solver.cli.options import (
     board_option,
     json_option,
@@ -21,7 +21,6 @@ from solver.commands import typed_command
 from solver.errors import YukonError, counted
 from solver.interrupts import exit_status
 from solver.ranges import parse_range
-from solver.record import Record
 from solver.result import EXIT_CODES, Spent
 
 # Exit status of a range run that met a verdict contradicting the stored one.
@@ -75,22 +74,18 @@ def solve(deal, board_file, rules, numbering, limits, explain, **batch):
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
     if board_file is None and deal is not None and is_range(deal):
         stream_records(parse_range(deal, numbering), rules, numbering, limits)
-    from solver.explain import line_sentences
-    from solver.solve import solve_position
-
     board, number = opening(deal, board_file, rules, numbering)
-    result = solve_position(board, rules, limits, on_bound=tell_bound if limits.minimal else None)
-    sentences = line_sentences(board, result.solution.split(), rules) if explain else None
+    outcome = solved(board, rules, limits, numbering, number, on_bound=tell_bound if limits.minimal else None)
+    sentences = (
+        [said for _move, said, _after in explain_steps(board, outcome.solution, rules)] if explain else None
+    )
     if as_json:
-        record = Record.from_result(
-            result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
-        )
-        told = ({"explanation": sentences} if explain else {}) | minimal_fields(result)
-        click.echo(json.dumps(record.to_json() | told))
+        told = ({"explanation": sentences} if explain else {}) | minimal_fields(outcome)
+        click.echo(json.dumps(outcome.to_json() | told))
     else:
         echo(board.to_text())
-        echo(describe(result, sentences))
-    sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
+        echo(describe(outcome, sentences))
+    sys.exit(exit_status() if outcome.budget == Spent.INTERRUPTED else EXIT_CODES[outcome.status])
 
 
 def is_range(deal: str) -> bool:

@@ -15,6 +15,7 @@ import sqlite3
 import sys
 import typing
 from dataclasses import fields
+from enum import StrEnum
 from pathlib import Path
 
 from solver.errors import YukonError, clipped, first_line
@@ -47,6 +48,7 @@ def column_definition(item, choices: dict[str, tuple[str, ...]]) -> str:
         return "deal NOT NULL"  # no type affinity: a large deal number is text
     kinds = typing.get_args(item.type) or (item.type,)
     (kind,) = [one for one in kinds if one is not type(None)]
+    kind = str if issubclass(kind, StrEnum) else kind  # stored as its string
     definition = f"{item.name} {SQL_TYPES[kind]}" + ("" if type(None) in kinds else " NOT NULL")
     if item.name in choices:
         quoted = ", ".join(f"'{value}'" for value in choices[item.name])
