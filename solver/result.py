@@ -39,7 +39,6 @@ class Proof(StrEnum):
 
 
 SOLVED, UNSOLVABLE, UNKNOWN = Status
-EXIT_CODES = {SOLVED: 0, UNSOLVABLE: 1, UNKNOWN: 3}
 # The difficulty tiers of a solvable deal, easiest first (``solver.player.difficulty``).
 TIER_NAMES = ("easy", "normal", "hard")
 

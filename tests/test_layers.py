@@ -17,6 +17,7 @@ RANKS = {
     "solver.api": 6,
     "solver.game": 6,
     "solver.catalogue_api": 6,
+    "solver.runs_api": 6,
     "solver.catalogue": 5,
     "solver.runs": 4,
     "solver.player": 3,

@@ -20,10 +20,13 @@ from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
 from solver.errors import YukonError, counted
 from solver.interrupts import exit_status
-from solver.ranges import parse_range
-from solver.result import EXIT_CODES, Spent
+from solver.result import Spent, Status
+from solver.runs_api import deal_range, store_summary
+from solver.runs_api import solve_range as solve_into
 
-# Exit status of a range run that met a verdict contradicting the stored one.
+# Exit statuses of ``solve``: one deal's by its verdict; a range run that met a verdict
+# contradicting the stored one.
+EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 1, Status.UNKNOWN: 3}
 CONTRADICTION_STATUS = 4
 
 
@@ -73,7 +76,7 @@ def solve(deal, board_file, rules, numbering, limits, explain, **batch):
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
     if board_file is None and deal is not None and is_range(deal):
-        stream_records(parse_range(deal, numbering), rules, numbering, limits)
+        stream_records(deal_range(deal, numbering), rules, numbering, limits)
     board, number = opening(deal, board_file, rules, numbering)
     outcome = solved(board, rules, limits, numbering, number, on_bound=tell_bound if limits.minimal else None)
     sentences = (
@@ -109,33 +112,29 @@ def solve_range(
     deal, board_file, rules, numbering, limits, as_json, out, jobs, retry_unknown, dask_address, chunk_size
 ):
     """``yukon solve RANGE --out DB``: batch-solve, then print the summary; exits."""
-    from solver.runs.batch import run_batch
-    from solver.runs.summary import summarize
-
     if board_file is not None:
         raise YukonError("--out solves a deal range; it cannot be used with --board")
     if deal is None:
         raise YukonError("give a deal range to solve into --out, e.g. 1-1000")
-    deals = parse_range(deal, numbering)
+    deals = deal_range(deal, numbering)
     try:
-        report = run_batch(
+        report = solve_into(
             deals,
             rules,
-            numbering,
             out,
-            limits,
+            numbering=numbering,
+            limits=limits,
             jobs=jobs,
             retry_unknown=retry_unknown,
             dask=dask_address,
-            progress=True,
-            **({"chunk_size": chunk_size} if chunk_size else {}),
+            chunk_size=chunk_size,
             resume_command=typed_command(sys.argv[1:]),
         )
     except KeyboardInterrupt:  # a second Ctrl-C
         sys.exit(exit_status())
     if report.interrupted:
         sys.exit(report.exit_status)
-    print_summary(summarize(out), as_json)
+    print_summary(store_summary(out), as_json)
     if report.contradictions:
         click.echo(
             f"error: {len(report.contradictions)} new verdicts contradict the stored ones (kept), "

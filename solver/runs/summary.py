@@ -5,11 +5,10 @@ import math
 from collections import Counter
 
 from solver.formats import STATS, json_deal, stamped
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 from solver.rules import Rules
 from solver.stats import clustered_rate_entry, length_summary, percentile, rate_entry, win_rates
 from solver.store import Store
-from solver.store.player_rows import TIER_NAMES
 
 
 def summarize(store_path) -> dict:

@@ -21,9 +21,10 @@ from pathlib import Path
 from solver.errors import YukonError, clipped, first_line
 from solver.numbering import NUMBERINGS
 from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
+from solver.result import TIER_NAMES
 from solver.rules import Rules
 from solver.store.connection import translated
-from solver.store.player_rows import TIER_NAMES, Play, Rating
+from solver.store.player_rows import Play, Rating
 from solver.store.tables import RULE_SET_COLUMNS
 from solver.version import __version__
 
