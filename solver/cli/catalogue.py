@@ -15,13 +15,14 @@ from pathlib import Path
 import click
 
 from solver.api import solve_deal
-from solver.catalogue_api import (
+from solver.api.catalogue import (
     build_catalogues,
     catalogue_hits,
     daily_deal,
     rule_set_name,
     verify_catalogues,
 )
+from solver.api.runs import deal_range
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -30,10 +31,9 @@ from solver.cli.options import (
     rules_options,
     variant_option,
 )
+from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
-from solver.interrupts import passing_ctrl_c_on
-from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
-from solver.runs_api import deal_range
+from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 

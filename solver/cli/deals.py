@@ -18,7 +18,7 @@ from solver.cli.options import (
 )
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted, decoded_text
-from solver.ranges import split_numbering
+from solver.game.ranges import split_numbering
 
 
 @click.command()

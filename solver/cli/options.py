@@ -7,11 +7,11 @@ import click
 
 from solver.api import NUMBERINGS, VARIANTS, Board, Limits, Rules, read_board
 from solver.api import deal as deal_opening
-from solver.board import board_bytes
 from solver.errors import YukonError, decoded_text
-from solver.ranges import deal_number, split_numbering
-from solver.result import parse_memory
-from solver.rules import VARIANT_ALIASES
+from solver.game.board import board_bytes
+from solver.game.ranges import deal_number, split_numbering
+from solver.game.rules import VARIANT_ALIASES
+from solver.results.result import parse_memory
 
 
 def variant_option(function):

@@ -7,6 +7,7 @@ import time
 
 import click
 
+from solver.api.runs import play_range, rate_range, store_summary
 from solver.cli.options import (
     board_option,
     json_option,
@@ -19,9 +20,8 @@ from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted
 from solver.player.decision import MAX_SAMPLES
-from solver.result import LARGEST_INTEGER
+from solver.results.result import LARGEST_INTEGER
 from solver.runs.progress import is_terminal
-from solver.runs_api import play_range, rate_range, store_summary
 
 # Seconds a hint runs before it shows its progress.
 PROGRESS_AFTER = 1.0

@@ -7,9 +7,9 @@ import time
 
 import click
 
+from solver.api.runs import export_results, store_summary, summary_text
 from solver.cli.options import input_name, json_option
 from solver.errors import YukonError, counted
-from solver.runs_api import export_results, store_summary, summary_text
 
 # How often ``verify`` says how far it got.
 PROGRESS_SECONDS = 5.0

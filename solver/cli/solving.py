@@ -7,6 +7,8 @@ import textwrap
 import click
 
 from solver.api import explain_steps, solve_deal, solved
+from solver.api.runs import deal_range, store_summary
+from solver.api.runs import solve_range as solve_into
 from solver.cli.options import (
     board_option,
     json_option,
@@ -18,11 +20,9 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
+from solver.common.interrupts import exit_status
 from solver.errors import YukonError, counted
-from solver.interrupts import exit_status
-from solver.result import Spent, Status
-from solver.runs_api import deal_range, store_summary
-from solver.runs_api import solve_range as solve_into
+from solver.results.result import Spent, Status
 
 # Exit statuses of ``solve``: one deal's by its verdict; a range run that met a verdict
 # contradicting the stored one.

@@ -9,9 +9,9 @@ A deal range is given as text as the command line takes it (``"1-1000"``, ``"1,5
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.ranges import DealRange, parse_range
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.ranges import DealRange, parse_range
+from solver.game.rules import Rules
+from solver.results.result import Limits
 
 if TYPE_CHECKING:  # the runs load the solver: imported when a run starts
     from solver.runs.report import RunReport

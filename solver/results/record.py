@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Self
 
+from solver.common.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.errors import YukonError
-from solver.formats import RECORD, check_format, deal_of_json, json_deal, stamped
-from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent, Status
-from solver.rules import Rules
+from solver.game.rules import Rules
+from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result, Spent, Status
 from solver.version import __version__
 
 STATUSES = tuple(Status)
@@ -43,7 +43,7 @@ class Record:
     ``deal`` is None for a position given as a board. ``status`` is solved (``solution``
     replayed as a win on the reference engine), unsolvable or unknown (``budget`` names
     what ran out; ``reason`` names the fault when the solve failed instead). ``loss_reason``:
-    why an unsolvable position is lost, in words (``solver.loss_reason``). ``status`` and
+    why an unsolvable position is lost, in words (``solver.search.loss_reason``). ``status`` and
     ``budget`` are the enums ``Status`` and ``Spent`` (given as their strings, they are
     made enums); the JSON object and the store row hold their strings."""
 
