@@ -48,9 +48,10 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.reference import apply_move, legal_moves
 from solver.game.rules import Rules
-from solver.results.result import UNKNOWN, Limits
+from solver.results.result import UNKNOWN
 from solver.search import solve
 from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
 from solver.search.packing import pack
 from solver.search.solve import solve_position
 

@@ -25,8 +25,8 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
 from solver.results.record import STATUSES
-from solver.results.result import Limits
 from solver.search import solve
+from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.search.solve``'s pacing

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from solver.game.rules import Rules
 from solver.player.sampling import Sampling
-from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.search.limits import Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_confidence  # noqa: E402

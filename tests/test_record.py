@@ -19,8 +19,9 @@ from solver.results.record import (
     decode_deal,
     encode_deal,
 )
-from solver.results.result import Limits, Result
+from solver.results.result import Result
 from solver.results.verify import read_record
+from solver.search.limits import Limits
 from solver.store import COLUMNS
 
 # The names 0.1.0 published (store columns and JSON lines, in export order): they must stay.

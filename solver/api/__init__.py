@@ -49,8 +49,8 @@ from solver.player.view import View
 from solver.results.record import FIELD_NAMES as RECORD_FIELDS
 from solver.results.record import Record
 from solver.results.result import TIER_NAMES as TIER_NAMES
-from solver.results.result import Limits
 from solver.results.verify import verify_records
+from solver.search.limits import Limits
 
 
 class Cancel(Protocol):

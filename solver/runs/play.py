@@ -24,7 +24,6 @@ from solver.game.rules import Rules
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
 from solver.results.record import LARGEST_INTEGER, STATUSES
-from solver.results.result import Limits
 from solver.runs.batch import as_deal_range, check_arguments, solve_pending
 from solver.runs.cluster import DASK_QUEUED
 from solver.runs.loop import FAILED, Execution, run_deals
@@ -42,6 +41,7 @@ from solver.runs.player_work import (
 from solver.runs.report import RunReport
 from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
+from solver.search.limits import Limits
 
 PLAYED, RATED = "played", "rated"
 # A rating run solves only the deals the store holds no verdict of.
