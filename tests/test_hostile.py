@@ -229,7 +229,7 @@ def worker_pid_record(deal, rules, numbering, limits):
     """A made-up unknown record naming the process that made it (for the Dask test)."""
     import time
 
-    from solver.runs.solve_deal import failure_record
+    from solver.runs.deal_record import failure_record
 
     time.sleep(1.0)  # long enough that the other worker takes the next deal
     return failure_record(deal, rules, numbering, limits, f"pid {os.getpid()}", board_text="")

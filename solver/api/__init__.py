@@ -26,13 +26,25 @@ from solver.api.catalogue import (
     CatalogueHit,
     DailyDeal,
     DailyPick,
+    TierBuild,
+    build_catalogues,
     catalogue_hits,
     check_deal,
     daily_deal,
     entries_by_difficulty,
     load_catalogue,
+    verify_catalogues,
 )
 from solver.api.game import Game, Move
+from solver.api.runs import (
+    deal_range,
+    export_results,
+    play_range,
+    rate_range,
+    solve_range,
+    store_summary,
+    summary_text,
+)
 from solver.common.formats import HINT, VERIFY_REPORT, stamped
 from solver.errors import ArgumentError, YukonError, type_name
 from solver.game.board import Board, board_from_json, check_board
@@ -49,6 +61,7 @@ from solver.player.view import View
 from solver.results.record import FIELD_NAMES as RECORD_FIELDS
 from solver.results.record import Record
 from solver.results.result import TIER_NAMES as TIER_NAMES
+from solver.results.result import Spent, Status
 from solver.results.verify import verify_records
 from solver.search.limits import Limits
 
@@ -82,22 +95,35 @@ __all__ = [
     "Record",
     "Replay",
     "Rules",
+    "Spent",
+    "Status",
     "TIER_NAMES",
+    "TierBuild",
     "VARIANTS",
     "View",
     "YukonError",
+    "build_catalogues",
     "catalogue_hits",
     "check_deal",
     "daily_deal",
     "deal",
+    "deal_range",
     "entries_by_difficulty",
+    "explain_steps",
+    "export_results",
     "hint",
     "load_catalogue",
+    "play_range",
+    "rate_range",
     "read_board",
     "replay",
     "replay_steps",
     "solve_board",
     "solve_deal",
+    "solve_range",
+    "store_summary",
+    "summary_text",
+    "verify_catalogues",
     "verify_results",
 ]
 

@@ -14,15 +14,17 @@ from pathlib import Path
 
 import click
 
-from solver.api import solve_deal
-from solver.api.catalogue import (
+from solver.api import (
+    TIER_NAMES,
+    Status,
     build_catalogues,
     catalogue_hits,
     daily_deal,
-    rule_set_name,
+    deal_range,
+    solve_deal,
     verify_catalogues,
 )
-from solver.api.runs import deal_range
+from solver.api.catalogue import rule_set_name
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -33,7 +35,6 @@ from solver.cli.options import (
 )
 from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
-from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 
@@ -244,7 +245,7 @@ def daily(day, variant, foundation_return, numbering, tier, directory, show_solu
 # (solvability not checked); with --solve, in none and the solver's verdict (1, 3 as ``solve``).
 IN_A_CATALOGUE = 0
 IN_NO_CATALOGUE = 5
-CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
+CHECK_VERDICTS = {Status.SOLVED: 6, Status.UNSOLVABLE: 1, Status.UNKNOWN: 3}
 
 
 @click.command()

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from solver.api.runs import play_range, rate_range, store_summary
+from solver.api import play_range, rate_range, store_summary
 from solver.cli.options import (
     board_option,
     json_option,

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from solver.api.runs import export_results, store_summary, summary_text
+from solver.api import export_results, store_summary, summary_text
 from solver.cli.options import input_name, json_option
 from solver.errors import YukonError, counted
 

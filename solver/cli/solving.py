@@ -6,9 +6,8 @@ import textwrap
 
 import click
 
-from solver.api import explain_steps, solve_deal, solved
-from solver.api.runs import deal_range, store_summary
-from solver.api.runs import solve_range as solve_into
+from solver.api import Spent, Status, deal_range, explain_steps, solve_deal, solved, store_summary
+from solver.api import solve_range as solve_into
 from solver.cli.options import (
     board_option,
     json_option,
@@ -22,7 +21,6 @@ from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
 from solver.common.interrupts import exit_status
 from solver.errors import YukonError, counted
-from solver.results.result import Spent, Status
 
 # Exit statuses of ``solve``: one deal's by its verdict; a range run that met a verdict
 # contradicting the stored one.
