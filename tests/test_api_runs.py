@@ -3,9 +3,10 @@ command line is built on): an Outcome is its Record with the enums, a range solv
 store is summarised and exported as the commands print it, a catalogue grows from it."""
 
 import json
+import sqlite3
 
 import pytest
-from stores import fake_record
+from stores import copy_store, fake_record
 
 import solver
 from solver import Limits, Rules, Spent, Status
@@ -100,3 +101,13 @@ def test_a_catalogue_grows_from_a_store_and_verifies_clean(store, tmp_path):
     assert built.report.added == 1 and built.report.path == tmp_path / "russian-easy.json"
     checked = solver.verify_catalogues(tmp_path)
     assert (checked.files, checked.entries, checked.problems) == (1, 1, [])
+
+
+def test_a_store_whose_budget_is_no_word_of_spent_is_refused_as_damaged(store, tmp_path):
+    path, _report = store
+    edited = copy_store(path, tmp_path)
+    with sqlite3.connect(edited) as connection:
+        connection.execute("UPDATE results SET budget = 'timeout' WHERE deal = ?", (RUSSIAN_LOST,))
+    connection.close()
+    with pytest.raises(solver.YukonError, match="holds 'timeout' in column budget"):
+        solver.export_results(edited, tmp_path / "out.jsonl")

@@ -102,7 +102,7 @@ def stream_records(deals, rules, numbering, limits) -> None:
         outcome = solve_deal(number, rules, numbering=numbering, limits=limits)
         if outcome.budget == Spent.INTERRUPTED:
             sys.exit(exit_status())
-        click.echo(json.dumps(outcome.record.to_json(), allow_nan=False))
+        click.echo(json.dumps(outcome.to_json(), allow_nan=False))
     sys.exit(0)
 
 
