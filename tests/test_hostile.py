@@ -374,7 +374,7 @@ def test_ctrl_c_anywhere_exits_130(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("solver.cli.deals.deal_board", interrupted)
+    monkeypatch.setattr("solver.cli.deals.deal_opening", interrupted)
     result = run("deal", "12")
     assert result.exit_code == 130 and "Aborted" not in result.output
 
