@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
-from plots import load_pyplot, save
 
 from solver.common.stats import rate_entry
 from solver.game import reference
@@ -38,6 +37,7 @@ from solver.game.rules import Rules
 from solver.player.policies import make_policy
 from solver.results.result import SOLVED, UNSOLVABLE, Limits
 from solver.search.solve import solve_position
+from study.plots import load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 ROWS = RESULTS / "confidence"

@@ -10,7 +10,7 @@ throughput against ``--jobs``; figures in ``benchmarks/results/scaling.json``, p
 (``player_calibration_<variant>.jsonl``) by difficulty tier (``solver.player.difficulty``),
 and the deals the solver did not solve by verdict, and gives each group's p50/p90/p99/max of
 the solving time and nodes recorded in the study's compact tables
-(``results/study/<variant>.verdicts.csv.gz``). ``memory`` solves each deal in a fresh
+(``study/results/<variant>.verdicts.csv.gz``). ``memory`` solves each deal in a fresh
 ``yukon solve DEAL --json`` process per ``--memory`` size, under a node budget and no time
 limit (the same search work whatever the load), and records the verdicts, seconds, peak table
 entries and each process's max RSS. ``jobs`` takes ``bench_batch.py``'s deals per second.
@@ -28,10 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-import plots
-import tables
 from common import command_line, machine_info, now, parse_deals, percentiles, status_counts, write_json
-from reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
 from shapes import SCALING, DifficultyFigures, JobsFigures, MemoryFigures, MemorySetting, ScalingFigures
 
 from solver.commands import solve_arguments
@@ -39,6 +36,8 @@ from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
 from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE, parse_memory
+from study import plots, tables
+from study.reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -98,7 +97,7 @@ def variant_figures(table: tables.Table, groups: dict[str, list[tuple]], runs: i
     """One variant's groups with the p50/p90/p99/max of their time and nodes per deal."""
     deals = sorted(row[0] for members in groups.values() for row in members)
     return {
-        "table": f"study/{table.name}.verdicts.csv.gz",
+        "table": f"study/results/{table.name}.verdicts.csv.gz",
         "ratings": f"player_calibration_{table.rules.variant}.jsonl",
         "source": {key: table.source[key] for key in ("commands", "time_limits", "solver_versions")},
         "runs": runs,
@@ -261,7 +260,7 @@ def memory(args) -> MemoryFigures:
         "selection": "given by --deals"
         if args.deals
         else f"the {HARD_DEALS // 2} solved and {HARD_DEALS // 2} unsolvable yukon deals with the most nodes "
-        f"among those taking {HARD_MS[0]}-{HARD_MS[1]} ms in study/yukon.verdicts.csv.gz",
+        f"among those taking {HARD_MS[0]}-{HARD_MS[1]} ms in study/results/yukon.verdicts.csv.gz",
         "study_rows": {deal: known.get(deal) for deal in deals},
         "baseline": {"command": " ".join(warm_up), "max_rss_bytes": baseline_rss},
         "settings": [memory_setting(deals, size, args.max_nodes) for size in args.memory_sizes.split(",")],
