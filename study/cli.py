@@ -1,5 +1,5 @@
-"""The thoughtful win-rate study's command line (``python -m study`` from the checkout root):
-compact per-deal tables, figures, plots and the winnability block of ``docs/winnability.md``.
+"""The thoughtful win-rate study, run from the checkout root: compact per-deal tables, figures,
+plots and the winnability block of docs/winnability.md.
 
     python -m study --stores /work/study --readme docs/winnability.md
     python -m study --readme docs/winnability.md    # from the committed compact tables alone
