@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
-from plots import load_pyplot, save
 
 from solver.common.stats import rate_entry
 from solver.game import reference
@@ -39,6 +38,7 @@ from solver.player.policies import make_policy
 from solver.results.result import SOLVED, UNSOLVABLE
 from solver.search.limits import Limits
 from solver.search.solve import solve_position
+from study.plots import load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 ROWS = RESULTS / "confidence"
