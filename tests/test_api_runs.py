@@ -111,3 +111,15 @@ def test_a_store_whose_budget_is_no_word_of_spent_is_refused_as_damaged(store, t
     connection.close()
     with pytest.raises(solver.YukonError, match="holds 'timeout' in column budget"):
         solver.export_results(edited, tmp_path / "out.jsonl")
+
+
+def test_a_minimal_solve_tells_its_bounds_and_keeps_the_last():
+    told = []
+    limits = Limits(max_nodes=50_000, time_limit=None, minimal=True)
+    outcome = solver.solve_deal(
+        RUSSIAN_WON, RUSSIAN, limits=limits, on_bound=lambda *bound: told.append(bound)
+    )
+    assert outcome.status is Status.SOLVED and told
+    assert all(bound < length for bound, length in told)
+    assert outcome.lower_bound is not None and told[-1][0] <= outcome.lower_bound <= outcome.solution_length
+    assert "lower_bound" not in outcome.to_json()  # the record's fields only, as a store keeps them
