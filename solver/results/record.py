@@ -26,7 +26,7 @@ from solver.errors import YukonError
 from solver.game.rules import Rules
 from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Result, Spent, Status
 from solver.search.limits import Limits
-from solver.version import __version__
+from solver.version import __version__, verdict_source
 
 STATUSES = tuple(Status)
 DECIDED = (SOLVED, UNSOLVABLE)
@@ -67,6 +67,7 @@ class Record:
     solver_version: str
     finished_at: str
     loss_reason: str | None = field(default=None, metadata=OPTIONAL)
+    solver_source: str | None = field(default=None, metadata=OPTIONAL)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -180,6 +181,7 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
         "max_nodes": limits.max_nodes,
         "solver_version": __version__,
         "finished_at": now_text(),
+        "solver_source": verdict_source(),
     }
 
 
