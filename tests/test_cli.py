@@ -17,8 +17,9 @@ from solver.game.notation import final_position
 from solver.game.numbering import deal_board
 from solver.game.reference import is_won
 from solver.game.rules import Rules
-from solver.results.record import FIELD_NAMES, OPTIONAL_NAMES
+from solver.results.record import FIELD_NAMES
 from solver.results.result import UNKNOWN, Result
+from solver.version import verdict_source
 
 RUSSIAN = Rules("russian")
 
@@ -311,9 +312,10 @@ def test_solve_json_is_a_verifiable_record(solved_record):
     for field in ("nodes", "seconds", "peak_table_entries", "proven_minimal", "budget"):
         assert field in record
     assert list(record) == ["format", "format_version"] + [
-        name for name in FIELD_NAMES if name not in OPTIONAL_NAMES
-    ]  # no loss_reason
+        name for name in FIELD_NAMES if name != "loss_reason"
+    ]  # no loss_reason; the solver's source
     assert (record["time_limit"], record["max_nodes"], record["solver_version"]) == (60.0, None, __version__)
+    assert record["solver_source"] == verdict_source()
 
 
 def test_solve_text_output_and_exit_0():
