@@ -1,6 +1,5 @@
 """Helpers shared by the benchmark scripts: deal lists, machine facts, statistics, JSON output."""
 
-import contextlib
 import datetime
 import functools
 import hashlib
@@ -12,13 +11,13 @@ import shlex
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numba
 import numpy as np
 from shapes import BENCHMARK
 
-from solver import solve
 from solver.atomic import replace_file
 from solver.formats import Format, stamped
 from solver.numbering import deal_board
@@ -26,25 +25,17 @@ from solver.ranges import parse_range
 from solver.record import STATUSES
 from solver.result import Limits
 from solver.rules import Rules
+from solver.search.config import DEFAULT, SearchConfig
 from solver.solve import solve_position
 from solver.stats import percentile
 
-PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.solve``'s pacing
+PACING = ("tests_on_trial", "checks_per_table", "splits_on_trial")  # ``SearchConfig``'s pacing
 
 
-@contextlib.contextmanager
-def unpaced(names: tuple[str, ...] = PACING):
-    """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
-    constants ``names`` of ``solver.solve`` at 0, put back after (an older checkout without them
-    is left as it is)."""
-    paced = {name: getattr(solve, name) for name in names if hasattr(solve, name)}
-    for name in paced:
-        setattr(solve, name, 0)
-    try:
-        yield
-    finally:
-        for name, value in paced.items():
-            setattr(solve, name, value)
+def unpaced(names: tuple[str, ...] = PACING) -> SearchConfig:
+    """The solver's tuning with its tests unpaced (``solver.engine.pacing``): the pacing fields
+    ``names`` of ``SearchConfig`` at 0, the others as the solver has them."""
+    return replace(DEFAULT, **dict.fromkeys(names, 0))
 
 
 def parse_deals(text: str, numbering: str = "pysol") -> list[int]:

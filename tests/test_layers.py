@@ -23,6 +23,7 @@ RANKS = {
     "solver.store": 3,
     "solver.verify": 3,
     "solver.solve": 2,
+    "solver.search": 2,
     "solver.lines": 2,
     "solver.budget": 2,
     "solver.dead_ends": 2,

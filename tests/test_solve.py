@@ -9,6 +9,7 @@ from engine_helpers import (
     MAX_STATES,
     NO_SHRINK,
     SETTINGS,
+    UNPACED_TUNING,
     YUKON,
     checked_solve,
     engine_moves,
@@ -32,7 +33,8 @@ from solver.numbering import deal_board
 from solver.packing import copy_packed, pack
 from solver.result import Limits
 from solver.rules import Rules
-from solver.solve import DEAL_SCORES, PROBES, Search, probe_plan
+from solver.search.config import DEAL_SCORES, PROBES
+from solver.solve import Search, probe_plan
 
 
 @rules_sets
@@ -211,7 +213,7 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     packed = pack(deal_board("russian", 20312, "pysol"), rules)
     table = make_table(1 << 22)
     stack = layout.make_stack(max_depth, buffered_moves, h2.WORDS)
-    control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
+    control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max, UNPACED_TUNING)
     p = packed
     dead_ends = dead_end_tables()
     search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends)

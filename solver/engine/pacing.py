@@ -8,29 +8,31 @@ many times over (on the hard list 7-650 positions proved dead per full test, 2-6
 dead), but on a few they find next to nothing (KPat 4000172: 753 positions in 17,841 tests and
 7.8 M checks, a fifth of its 16 s; KPat 7000007: none).
 
-Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while
-their count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
-``TESTS_ON_TRIAL``) plus the positions the pairwise tests and their remembered dead tables have
-proved dead (``tests_pay``); the checks of the remembered tables only while their count is below
-CHECKS_PER_DEAD for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` (the
-solve's ``CHECKS_PER_TABLE``) for each dead table the full test stored (``checks_pay``). Either
-slot at 0 leaves its tests unpaced. A position proved dead spares at least itself, so the count
-is a floor of what the tests bought; a closed gate opens again when a test still running (a
-search's root test, a check of the tables) proves more positions dead. The families of the test
-over triples (``triple_nogoods``) are not counted: they pay for the tests over triples, which are
-rationed on their own. Not paced: the test of each search's root, and the tests over triples.
+Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while their
+count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
+``SearchConfig.tests_on_trial``) plus the positions the pairwise tests and their remembered dead
+tables have proved dead (``tests_pay``); the checks of the remembered tables only while their count
+is below ``control[CONTROL_CHECKS_PER_DEAD]`` for each position they proved dead plus
+``control[CONTROL_CHECKS_PER_TABLE]`` for each dead table the full test stored (``checks_pay``).
+Either trial or allowance per table at 0 leaves its tests unpaced. A position proved dead spares at
+least itself, so the count is a floor of what the tests bought; a closed gate opens again when a
+test still running (a search's root test, a check of the tables) proves more positions dead. The
+families of the test over triples (``triple_nogoods``) are not counted: they pay for the tests over
+triples, which are rationed on their own. Not paced: the test of each search's root, and the tests
+over triples.
 
-The case split on twins (``prune.twins_verdict``, TWIN_SPLIT) costs about three plain HOPELESS
-tests (1.3-1.7 us against 0.44 on a deal's opening) and, on most deals where it runs often, proves
-a position dead that HOPELESS leaves alive every 3-35 tests (KPat 9000156, 5000064, 1000051,
-1000130; counted over a solve), on some one in 250-350 (PySolFC 531, KPat 3000105, 500023) or
-none (KPat 9000102). Paced, a search's tests after a move (``search.pins_dead``) take the split
-while they number fewer than the trial (``control[CONTROL_SPLITS_ON_TRIAL]``, the solve's
-``SPLITS_ON_TRIAL``) plus SPLITS_PER_DEAD for each position only the split proved dead
-(``splits_pay``); after that one test in SPLIT_SAMPLE still takes it (``split_now``), so a deal
-whose split pays only later (KPat 5000064: 26 such positions in its first 12,600 splits, one in
-four tests over the solve) opens the gate again. The others are HOPELESS's plain test. Each search
-keeps its own counts (``control``), the probes' and the full search's apart.
+The case split on twins (``prune.twins_verdict``, TWIN_SPLIT) costs about three plain HOPELESS tests
+(1.3-1.7 us against 0.44 on a deal's opening) and, on most deals where it runs often, proves a
+position dead that HOPELESS leaves alive every 3-35 tests (KPat 9000156, 5000064, 1000051, 1000130;
+counted over a solve), on some one in 250-350 (PySolFC 531, KPat 3000105, 500023) or none (KPat
+9000102). Paced, a search's tests after a move (``search.pins_dead``) take the split while they
+number fewer than the trial (``control[CONTROL_SPLITS_ON_TRIAL]``, the solve's
+``SearchConfig.splits_on_trial``) plus ``control[CONTROL_SPLITS_PER_DEAD]`` for each position only
+the split proved dead (``splits_pay``); after that one test in ``control[CONTROL_SPLIT_SAMPLE]``
+still takes it (``split_now``), so a deal whose split pays only later (KPat 5000064: 26 such
+positions in its first 12,600 splits, one in four tests over the solve) opens the gate again. The
+others are HOPELESS's plain test. Each search keeps its own counts (``control``), the probes' and
+the full search's apart.
 
 Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS
 alike, ``prune``), and pacing only chooses which of them run, so a paced search proves a position
@@ -50,20 +52,16 @@ from solver.engine.h2 import (
 )
 from solver.engine.jit import kernel
 from solver.engine.layout import (
+    CONTROL_CHECKS_PER_DEAD,
     CONTROL_CHECKS_PER_TABLE,
     CONTROL_SPLIT_CALLS,
     CONTROL_SPLIT_DEAD,
+    CONTROL_SPLIT_SAMPLE,
     CONTROL_SPLIT_SKIPS,
     CONTROL_SPLITS_ON_TRIAL,
+    CONTROL_SPLITS_PER_DEAD,
     CONTROL_TESTS_ON_TRIAL,
 )
-
-# the checks of the remembered dead tables each position they proved dead allows
-CHECKS_PER_DEAD = 1_000
-# the tests with the case split on twins each position only the split proved dead allows, and
-# while those are spent, one test in SPLIT_SAMPLE still takes the split
-SPLITS_PER_DEAD = 50
-SPLIT_SAMPLE = 16
 
 
 @kernel
@@ -78,30 +76,32 @@ def tests_pay(control, dead_ends):
 
 @kernel
 def checks_pay(control, dead_ends):
-    """Unpaced, or are the checks of the remembered dead tables so far fewer than CHECKS_PER_DEAD
-    for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` for each table
-    the full test stored?"""
+    """Unpaced, or are the checks of the remembered dead tables so far fewer than
+    ``control[CONTROL_CHECKS_PER_DEAD]`` for each position they proved dead plus
+    ``control[CONTROL_CHECKS_PER_TABLE]`` for each table the full test stored?"""
     per_table, header = control[CONTROL_CHECKS_PER_TABLE], dead_ends[H2_HEADER]
-    allowed = CHECKS_PER_DEAD * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
+    per_dead = control[CONTROL_CHECKS_PER_DEAD]
+    allowed = per_dead * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
     return per_table <= 0 or header[HEADER_NOGOOD_CALLS] < allowed
 
 
 @kernel
 def splits_pay(control):
     """Unpaced, or are the search's tests with the case split on twins so far fewer than the
-    trial (``control[CONTROL_SPLITS_ON_TRIAL]``) plus SPLITS_PER_DEAD for each position only the
-    split proved dead?"""
+    trial (``control[CONTROL_SPLITS_ON_TRIAL]``) plus ``control[CONTROL_SPLITS_PER_DEAD]`` for each
+    position only the split proved dead?"""
     trial = control[CONTROL_SPLITS_ON_TRIAL]
-    allowed = trial + SPLITS_PER_DEAD * control[CONTROL_SPLIT_DEAD]
+    allowed = trial + control[CONTROL_SPLITS_PER_DEAD] * control[CONTROL_SPLIT_DEAD]
     return trial <= 0 or control[CONTROL_SPLIT_CALLS] < allowed
 
 
 @kernel
 def split_now(control):
     """Does this test of the search take the case split on twins: while the split pays
-    (``splits_pay``), and after that one test in SPLIT_SAMPLE (whose dead positions can open the
-    gate again)? Counts the tests asked after the allowance ran out, the sampled ones included."""
+    (``splits_pay``), and after that one test in ``control[CONTROL_SPLIT_SAMPLE]`` (whose dead
+    positions can open the gate again)? Counts the tests asked after the allowance ran out, the
+    sampled ones included."""
     if splits_pay(control):
         return True
     control[CONTROL_SPLIT_SKIPS] += 1
-    return control[CONTROL_SPLIT_SKIPS] % SPLIT_SAMPLE == 0
+    return control[CONTROL_SPLIT_SKIPS] % control[CONTROL_SPLIT_SAMPLE] == 0
