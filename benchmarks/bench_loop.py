@@ -18,11 +18,11 @@ from pathlib import Path
 from common import command_line, machine_info, now, parse_deals, write_json
 
 from solver.engine import moves
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import Limits
 from solver.search.config import DEFAULT, SearchConfig
-from solver.solve import solve_position, warm_up
+from solver.search.solve import solve_position, warm_up
 
 RESULTS = Path(__file__).parent / "results"
 SWITCHES = {  # the options each row switches off

@@ -18,16 +18,16 @@ import numba
 import numpy as np
 from shapes import BENCHMARK
 
-from solver.atomic import replace_file
-from solver.formats import Format, stamped
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.record import STATUSES
-from solver.result import Limits
-from solver.rules import Rules
+from solver.common.atomic import replace_file
+from solver.common.formats import Format, stamped
+from solver.common.stats import percentile
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.record import STATUSES
+from solver.results.result import Limits
 from solver.search.config import DEFAULT, SearchConfig
-from solver.solve import solve_position
-from solver.stats import percentile
+from solver.search.solve import solve_position
 
 PACING = ("tests_on_trial", "checks_per_table", "splits_on_trial")  # ``SearchConfig``'s pacing
 

@@ -18,15 +18,15 @@ from hypothesis import strategies as st
 from pinned import pinned_deals
 from strategies import dealt_board, playout
 
-from solver.board import Board, read_board
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, nogoods
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.board import Board, read_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN, Limits
 from solver.search.config import DEFAULT
+from solver.search.dead_ends import dead_end_counters
+from solver.search.packing import pack
 
 ONE_DECK = [
     Rules(variant, foundation_return)

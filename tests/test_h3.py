@@ -25,15 +25,15 @@ from test_h2 import (
 )
 
 from solver import dead_ends, solve
-from solver.dead_ends import dead_end_counters, dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
 from solver.engine.apply import apply_move
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import Limits
 from solver.search.config import DEFAULT
+from solver.search.dead_ends import dead_end_counters, dead_end_tables
+from solver.search.packing import pack
 
 CROSS_CHECKED_CARDS = 9  # the plain-Python family of a larger position takes minutes
 WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST)

@@ -16,15 +16,15 @@ from exhaustive import TooBig, exhaustive_verdict
 from hypothesis import event, given, settings
 from test_h2 import one_deck
 
-from solver import solve
-from solver.budget import Budget
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, layout, moves, pacing, search
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
+from solver.search import solve
+from solver.search.budget import Budget
 from solver.search.config import DEFAULT
+from solver.search.dead_ends import dead_end_counters
+from solver.search.packing import pack
 
 # Tests a paced solve may run beyond its trial and the positions proved dead: each of its searches
 # (the probes and the full search) tests its own root, paced or not.

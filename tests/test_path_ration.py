@@ -1,9 +1,9 @@
-"""The ration of the path's tests over triples (``solver.path_ration``)."""
+"""The ration of the path's tests over triples (``solver.search.path_ration``)."""
 
 from dataclasses import replace
 
-from solver.path_ration import path_test_due
 from solver.search.config import DEFAULT
+from solver.search.path_ration import path_test_due
 
 SPACING, CREDIT, TRIAL = DEFAULT.path_triples_spacing, DEFAULT.path_triples_credit, DEFAULT.path_triples_trial
 

@@ -16,13 +16,13 @@ from strategies import dealt_board, playout
 from test_h2 import one_deck, tables_for
 from test_h3 import triples_dead
 
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, triple_nogoods
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN, Limits
 from solver.search.config import DEFAULT, SearchConfig
+from solver.search.dead_ends import dead_end_counters
+from solver.search.packing import pack
 
 # No dead-end test at all (small lost positions are otherwise mostly decided on the root)
 WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(
