@@ -61,7 +61,7 @@ TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) l
     ``SearchConfig.root_triples_after`` positions without a verdict.
 PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; one deck): once the root was tested over
     triples, positions of the path with large subtrees are tested too, rationed
-    (``solver.search.solve.Search.test_path_over_triples``), and a dead one is left; the family of
+    (``solver.search.dead_ends.test_path_over_triples``), and a dead one is left; the family of
     each dead one is remembered, and nor does any position get moves whose sets of facts all lie
     in a remembered family.
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its

@@ -1,4 +1,7 @@
-"""Paced tests: the dead-end tests inside the search stand down while they have not paid.
+"""The rations of the dead-end tests, in one place: the paced tests inside the search, the tests of
+costly positions of the path, and the solve's tests of its path over triples.
+
+Paced tests: the dead-end tests inside the search stand down while they have not paid.
 
 The tests inside the search cost time whether or not they find anything: a full pairwise test
 (``h2``) 0.03-0.5 ms (README.md, "The pairwise dead-end test"), up to some 700 positions of
@@ -34,14 +37,37 @@ positions in its first 12,600 splits, one in four tests over the solve) opens th
 others are HOPELESS's plain test. Each search keeps its own counts (``control``), the probes' and
 the full search's apart.
 
-Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS
-alike, ``prune``), and pacing only chooses which of them run, so a paced search proves a position
-lost only by tests that prove it, and an exhausted paced search is a proof as an unpaced one is;
-a won deal stays won and a lost one lost.
+The tests of costly positions of the path (``search.test_costly``) are rationed too
+(``costly_test_allowed``): at most one per ``control[CONTROL_COSTLY_AFTER]`` positions of the
+search, plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, so a deal
+where they seldom prune pays little; and paced (``tests_pay``).
+
+The path's tests over triples (``path_test_due``, asked from Python between two chunks of the search
+by ``solver.search.dead_ends``): a test over triples (``engine.h3``) of a hard deal's mid-game
+position costs 35-60 ms, the search of some 50,000-100,000 positions. Where the tests find dead
+positions they can spare millions (KPat 3000105: lost in 8.0 M positions with them, still unknown at
+40 M without), and their first find comes early (KPat 3000105 and 500023: the 8th and the 7th test);
+where they find none they are pure cost (KPat 4000172: 30 tests, 1.1 s of its 10.4; PySolFC 9288:
+412 tests, 14 s of 138). So the ration (the numbers are the solve's ``SearchConfig``'s
+``path_triples_spacing``, ``_credit`` and ``_trial``): at most one test per spacing positions of the
+solve plus the credit for each test that proved a position dead; and while none has, after the
+trial's tests the gap before each further test doubles (tests at 15, 17, 21, 29, 45, 77 M positions
+of the solve, ...). A first find after the trial lets the ration catch up with the plain one, one
+test a chunk of the search (``SearchConfig.chunk_ends_every`` positions), so never more tests than
+before the backoff, if bunched. The spacing and the credit were tuned on KPat 3000105, 1000051 and
+PySolFC 1296, 5724 (docs/hard-tail.md, "Remembered families of triples"), the trial on the first
+finds of KPat 3000105 and 500023 (docs/hard-tail.md, "The path's tests over triples backed off").
+
+Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS alike,
+``prune``; ``h3``, ``triple_nogoods``), and the rations only choose which of them run, so a paced
+search proves a position lost only by tests that prove it, and an exhausted paced search is a proof
+as an unpaced one is; a won deal stays won and a lost one lost.
 Pacing changes what a search costs and which positions it visits, so under a budget of positions
 or seconds what is left unknown can differ. The gates count positions and tests, not seconds, and
 are asked between positions, so a paced search does not depend on the machine's speed.
 """
+
+from typing import NamedTuple
 
 from solver.engine.h2 import (
     H2_HEADER,
@@ -54,6 +80,10 @@ from solver.engine.jit import kernel
 from solver.engine.layout import (
     CONTROL_CHECKS_PER_DEAD,
     CONTROL_CHECKS_PER_TABLE,
+    CONTROL_COSTLY_CREDIT,
+    CONTROL_COSTLY_DEAD,
+    CONTROL_COSTLY_TESTS,
+    CONTROL_COSTLY_WAIT,
     CONTROL_SPLIT_CALLS,
     CONTROL_SPLIT_DEAD,
     CONTROL_SPLIT_SAMPLE,
@@ -105,3 +135,40 @@ def split_now(control):
         return True
     control[CONTROL_SPLIT_SKIPS] += 1
     return control[CONTROL_SPLIT_SKIPS] % control[CONTROL_SPLIT_SAMPLE] == 0
+
+
+@kernel
+def costly_test_allowed(control, dead_ends, nodes, after):
+    """May ``search.test_costly`` test a costly position now, ``nodes`` positions into the
+    search (``after``: ``control[CONTROL_COSTLY_AFTER]``)? At most one test per ``after``
+    positions plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, while
+    the tests pay (``tests_pay``); when not, ``control[CONTROL_COSTLY_WAIT]`` says when to ask
+    again (the next allowance, or ``after`` positions on)."""
+    allowed = control[CONTROL_COSTLY_DEAD] * control[CONTROL_COSTLY_CREDIT] + nodes // after
+    if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
+        control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
+        return False
+    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
+        control[CONTROL_COSTLY_WAIT] = nodes + after
+        return False
+    return True
+
+
+class PathRation(NamedTuple):
+    """The ration of the path's tests over triples (the solve's ``SearchConfig.path_ration``):
+    one test per ``spacing`` positions of the solve, ``credit`` more for each that proved a
+    position dead, the gaps doubling after ``trial`` tests while none has."""
+
+    spacing: int
+    credit: int
+    trial: int
+
+
+def path_test_due(ration: PathRation, tests: int, dead: int, nodes: int) -> bool:
+    """May the solve, having searched ``nodes`` positions and tested its path ``tests`` times
+    (``dead`` of them proving a position dead), test once more under ``ration``? (Plain Python:
+    asked between two chunks of the search.)"""
+    if dead == 0 and tests >= ration.trial:
+        beyond = tests - ration.trial + 1  # the gaps after the trial's last: 2, 4, 8, ... spacings
+        return nodes >= ration.spacing * (ration.trial - 3 + 2 ** (beyond + 1))
+    return tests < 1 + nodes // ration.spacing + ration.credit * dead

@@ -58,7 +58,6 @@ from solver.engine.layout import (
     COLUMNS,
     CONTROL_BRANCH_LIMIT,
     CONTROL_COSTLY_AFTER,
-    CONTROL_COSTLY_CREDIT,
     CONTROL_COSTLY_DEAD,
     CONTROL_COSTLY_FROM,
     CONTROL_COSTLY_TESTS,
@@ -107,7 +106,7 @@ from solver.engine.moves import (
     generate_moves,
 )
 from solver.engine.nogoods import held_by_ring, remember_dead
-from solver.engine.pacing import checks_pay, split_now, tests_pay
+from solver.engine.pacing import checks_pay, costly_test_allowed, split_now, tests_pay
 from solver.engine.path_facts import UNREAD, read_facts
 from solver.engine.prune import (
     ALIVE,
@@ -293,10 +292,8 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     below it (a subtree that large is likely to be larger still; its positions are searched
     in the order they were entered, shallowest first, and each is tested once). The path is
     taken back to that position for the test and made again after it; a dead position is left
-    at once, its move list exhausted. Tests are rationed: at most one per
-    ``control[CONTROL_COSTLY_AFTER]`` positions of the search, plus
-    ``control[CONTROL_COSTLY_CREDIT]`` for each test that found a dead position, so a deal where
-    they seldom prune pays little; and paced (``tests_pay``). Returns the depth to go on from.
+    at once, its move list exhausted. Tests are rationed and paced
+    (``pacing.costly_test_allowed``). Returns the depth to go on from.
     (The search calls it only when the shallowest candidate's subtree is that large: see
     ``costly_after``.)"""
     after = control[CONTROL_COSTLY_AFTER]
@@ -307,12 +304,7 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     control[CONTROL_COSTLY_FROM] = shallowest
     if shallowest > depth or nodes - entered[shallowest] < after:
         return depth
-    allowed = control[CONTROL_COSTLY_DEAD] * control[CONTROL_COSTLY_CREDIT] + nodes // after
-    if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
-        control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
-        return depth
-    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
-        control[CONTROL_COSTLY_WAIT] = nodes + after
+    if not costly_test_allowed(control, dead_ends, nodes, after):
         return depth
     tested[shallowest] = 1
     control[CONTROL_COSTLY_TESTS] += 1

@@ -3,7 +3,7 @@
 Every constant that shapes which positions a solve searches, and at what cost, lives here with
 today's values (``DEFAULT``): the sizes of the search's buffers and table, the chunks between
 two looks at the clock, the probes before the full search, when the solve lets the dead-end tests
-run at the root, how often it tests positions of its path over triples (``path_ration``), and
+run at the root, how often it tests positions of its path over triples, and
 where the tests inside the search run and how they are paced (``kernel_tuning``: the kernels get
 those as numbers in their control block, ``engine.layout``). A test or a benchmark that wants
 other values makes its own: ``dataclasses.replace(DEFAULT, tests_on_trial=0)``.
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from solver.engine import moves
 from solver.engine.layout import KernelTuning
+from solver.engine.pacing import PathRation
 
 # Probes run before the full search: (branch limit, nodes, guesses added to the options). The
 # fourth (the best 4 moves) was added for the hard wins: tuned on the 20 slowest-solved strict
@@ -54,7 +55,7 @@ class SearchConfig:
     # Chunks of the search between two looks at the clock: the first of first_chunk positions,
     # later ones aimed at chunk_seconds (within smallest_chunk..largest_chunk positions). Chunks
     # also end on multiples of chunk_ends_every positions (about 20 ms of search), so the path is
-    # tested over triples between chunks (``Search.test_path_over_triples``) at the same positions
+    # tested over triples between chunks (``dead_ends.test_path_over_triples``) at the same positions
     # whatever the machine's speed: the positions a solve searches do not depend on timing.
     chunk_seconds: float = 0.02
     first_chunk: int = 20_000
@@ -72,10 +73,10 @@ class SearchConfig:
     # a deal it does not decide pays about a third more (docs/hard-tail.md, "Triples at the root").
     root_triples_after: int = 300_000
     # With the root alive, positions of the path with path_triples_after positions below them get
-    # the test over triples too (``Search.test_path_over_triples``), as often as ``path_ration``
+    # the test over triples too (``dead_ends.test_path_over_triples``), as often as the ration
     # allows: one test per path_triples_spacing positions of the solve, path_triples_credit more
     # for each that proved a position dead, the gaps doubling after path_triples_trial tests
-    # while none has (``path_ration``'s docstring: how they were tuned).
+    # while none has (``engine.pacing``'s docstring: how they were tuned).
     path_triples_after: int = 100_000
     path_triples_spacing: int = 1_000_000
     path_triples_credit: int = 10
@@ -112,6 +113,10 @@ class SearchConfig:
     def kernel_tuning(self) -> KernelTuning:
         """The numbers the search kernels read from their control block (``engine.layout``)."""
         return KernelTuning(**{name: getattr(self, name) for name in KernelTuning._fields})
+
+    def path_ration(self) -> PathRation:
+        """The ration of the solve's tests of its path over triples (``engine.pacing``)."""
+        return PathRation(self.path_triples_spacing, self.path_triples_credit, self.path_triples_trial)
 
 
 DEFAULT = SearchConfig()

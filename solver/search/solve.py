@@ -16,11 +16,17 @@ from solver.game.rules import Rules
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT, SearchConfig
-from solver.search.dead_ends import dead_end_tables, light_search_will_do, root_dead, root_triples_dead
+from solver.search.dead_ends import (
+    dead_end_tables,
+    light_search_will_do,
+    path_position_dead,
+    root_dead,
+    root_triples_dead,
+    test_path_over_triples,
+)
 from solver.search.lines import shorten, verified_solution
 from solver.search.loss_reason import loss_reason
 from solver.search.packing import Packed, copy_packed, decode, pack
-from solver.search.path_ration import path_test_due
 
 _thread_stacks = threading.local()
 
@@ -139,57 +145,9 @@ class Search:
             if status == search.GROW:
                 self.grow(budget)
             if status in (search.PAUSED, search.GROW):
-                self.test_path_over_triples(budget)
+                test_path_over_triples(self, budget)
         self.peak_entries = max(self.peak_entries, int(self.counters()[table.ENTRY_COUNT]))
         return status
-
-    def test_path_over_triples(self, budget: Budget) -> None:
-        """With PATH_TRIPLES, once the root was tested over triples and found alive: the
-        shallowest position of the path not yet tested whose subtree holds the config's
-        ``path_triples_after`` positions gets the test (``engine.search.path_triples_dead``, which
-        leaves it and remembers its family when it is dead), rationed per solve."""
-        control, header = self.control, self.dead_ends[h2.H2_HEADER]
-        if not self.path_tests_allowed(budget):
-            return
-        nodes, depth = int(control[layout.CONTROL_NODES]), int(control[layout.CONTROL_DEPTH])
-        entered = self.stack[layout.STACK_ENTERED]
-        for at in range(1, depth + 1):
-            if nodes - entered[at] < self.config.path_triples_after:
-                return
-            if (at, int(entered[at])) not in self.path_tested:
-                self.path_tested.add((at, int(entered[at])))
-                header[h2.HEADER_PATH_TESTS] += 1
-                header[h2.HEADER_PATH_DEAD] += self.path_position_dead(at)
-                return
-
-    def path_position_dead(self, at: int) -> bool:
-        """Test the position at depth ``at`` of the path over triples; a dead one is left."""
-        p = self.packed
-        return bool(
-            search.path_triples_dead(
-                p.state, p.params, p.zobrist, p.column_keys, self.stack, self.control, self.dead_ends, at
-            )
-        )
-
-    def path_tests_allowed(self, budget: Budget) -> bool:
-        """May a position of the path be tested over triples now (the option on, a depth-first
-        search of a deal with tables, the root tested, the ration not used up, and budget left: a
-        call lasts about 0.06-0.3 s)? Foundation return included since the kernels count no references:
-        before, a call there cost about twice a strict one beside a slower search, and the tests
-        held a won deal (PySolFC 9753) past its 60 s; now it is won in 32 s with them
-        (docs/hard-tail.md, "Kernels without reference counting")."""
-        control, header = self.control, self.dead_ends[h2.H2_HEADER]
-        if (
-            not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES
-            or control[layout.CONTROL_MODE] != search.DFS
-        ):
-            return False
-        if not header[h2.HEADER_ROOT_TRIPLES] or header[h2.HEADER_FACTS] == 0:
-            return False
-        if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
-            return False
-        tests, dead = int(header[h2.HEADER_PATH_TESTS]), int(header[h2.HEADER_PATH_DEAD])
-        return path_test_due(self.config, tests, dead, budget.nodes)
 
     def path(self) -> np.ndarray:
         """The engine moves from the root to the current position."""
@@ -298,7 +256,7 @@ def exercise(group: jit.KernelGroup) -> None:
         tested.run(Budget(unlimited))
     else:
         root_triples_dead(packed, dead_ends, everything)
-        tested.path_position_dead(0)
+        path_position_dead(tested, 0)
 
 
 def decide(
