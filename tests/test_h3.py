@@ -24,13 +24,13 @@ from test_h2 import (
     tables_for,
 )
 
-from solver import dead_ends, solve
 from solver.engine import h2, h3, layout, moves, search
 from solver.engine.apply import apply_move
 from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.result import Limits
+from solver.search import dead_ends, solve
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters, dead_end_tables
 from solver.search.packing import pack
