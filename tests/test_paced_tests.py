@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from engine_helpers import NO_SHRINK, NODE_LIMITS, SETTINGS, checked_solve, verdict_positions
+from engine_helpers import NO_SHRINK, NODE_LIMITS, SETTINGS, UNPACED_TUNING, checked_solve, verdict_positions
 from exhaustive import TooBig, exhaustive_verdict
 from hypothesis import event, given, settings
 from test_h2 import one_deck
@@ -32,8 +32,9 @@ BEYOND_TRIAL = len(DEFAULT.probes) + 1
 
 
 def control(tests_on_trial: int, checks_per_table: int = 0, splits_on_trial: int = 0):
-    """A control block tuned as the solver is but for the trials and the allowance per table."""
-    tuning = DEFAULT.kernel_tuning()._replace(
+    """A control block with the pairwise test due on every position (``UNPACED_TUNING``), paced
+    by these trials and allowance per table."""
+    tuning = UNPACED_TUNING._replace(
         tests_on_trial=tests_on_trial, checks_per_table=checks_per_table, splits_on_trial=splits_on_trial
     )
     return search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40, tuning)
