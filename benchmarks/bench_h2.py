@@ -33,6 +33,7 @@ import json
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -47,7 +48,7 @@ from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.reference import apply_move, legal_moves
 from solver.game.rules import Rules
 from solver.results.result import UNKNOWN
-from solver.search import solve
+from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
 from solver.search.limits import Limits
 from solver.search.packing import pack
@@ -171,8 +172,7 @@ def root(args) -> dict:
 
 def unpaced_solve(board, rules: Rules, limits: Limits):
     """The default solve with the tests unpaced (``engine.pacing``)."""
-    with unpaced():
-        return solve_position(board, rules, limits, moves.ALL_REDUCTIONS)
+    return solve_position(board, rules, limits, moves.ALL_REDUCTIONS, config=unpaced())
 
 
 def solve_with(options: int):
@@ -227,16 +227,14 @@ SWITCHES = {
 
 
 def search(args) -> dict:
-    if args.spacing is not None:
-        solve.PAIRS_SPACING = args.spacing
+    config = DEFAULT if args.spacing is None else replace(DEFAULT, pairs_spacing=args.spacing)
     rules = Rules("yukon", args.foundation_return)
     limits = Limits(max_nodes=args.max_nodes, time_limit=None)
     rows = []
     for deal in parse_deals(args.deals, args.numbering):
         started = time.process_time()
-        result = solve_position(
-            deal_board("yukon", deal, args.numbering), rules, limits, SWITCHES[args.switches]
-        )
+        board = deal_board("yukon", deal, args.numbering)
+        result = solve_position(board, rules, limits, SWITCHES[args.switches], config=config)
         row = {
             "deal": deal,
             "status": result.status,
@@ -249,7 +247,7 @@ def search(args) -> dict:
         "rules": rules.label(),
         "numbering": args.numbering,
         "switches": args.switches,
-        "spacing": solve.PAIRS_SPACING,
+        "spacing": config.pairs_spacing,
         "rows": rows,
     }
 

@@ -15,7 +15,7 @@ counters (``solver.search.dead_ends.dead_end_counters``):
 
     before     the pruning of release 0.1.0 and the pairwise tests as they stood before this
                study: no case split on twins in the search (TWIN_SPLIT off), no pairwise test
-               of costly positions of the path (``solver.search.solve.COSTLY_AFTER`` 0)
+               of costly positions of the path (``SearchConfig.costly_after`` 0)
     twins      before + TWIN_SPLIT
     costly     before + the tests of costly positions
     narrow     both (the solver's defaults before the dead tables were widened)
@@ -24,35 +24,37 @@ counters (``solver.search.dead_ends.dead_end_counters``):
     root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
                triples)
     default    root + PATH_TRIPLES, paced (the solver's defaults)
-    unpaced    default with the tests unpaced (``solver.search.solve.TESTS_ON_TRIAL``,
-               ``CHECKS_PER_TABLE`` and ``SPLITS_ON_TRIAL`` 0: the solver's defaults before the
+    unpaced    default with the tests unpaced (``SearchConfig.tests_on_trial``,
+               ``checks_per_table`` and ``splits_on_trial`` 0: the solver's defaults before the
                tests were paced, ``engine.pacing``)
-    split_unpaced   default with the case split on twins unpaced (``SPLITS_ON_TRIAL`` 0: the
+    split_unpaced   default with the case split on twins unpaced (``splits_on_trial`` 0: the
                solver's defaults before the split was paced)
 
     (before, twins and costly leave WIDE_NOGOODS and the tests over triples off too; every
     configuration but unpaced and split_unpaced is paced)
 
-Run against an older checkout (``PYTHONPATH=OLD python benchmarks/bench_hard.py run --configs
-default``) it measures that checkout's defaults: what neither switch nor constant exists there is
-left as it is. Rows go to ``--out`` as JSON lines, one a deal and configuration, written as each
-solve ends; running again skips the rows already there (the study resumes). ``table`` prints
-a Markdown table of the rows of one or more such files (a file's rows labelled by its
-``label`` field: ``--label``, default the configuration's name).
+Each configuration is a ``solver.search.config.SearchConfig`` made from the solver's own
+(``dataclasses.replace``), so a checkout from before that config (``solver.search.config``) cannot
+be measured with this script. Rows go to ``--out`` as JSON lines, one a deal and configuration,
+written as each solve ends; running again skips the rows already there (the study resumes).
+``table`` prints a Markdown table of the rows of one or more such files (a file's rows labelled by
+its ``label`` field: ``--label``, default the configuration's name).
 """
 
 import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from common import PACING, parse_deals, unpaced
+from common import parse_deals, unpaced
 
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.search import solve
+from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
 from solver.search.limits import Limits
 
@@ -62,18 +64,18 @@ WIDE_NOGOODS = getattr(moves, "WIDE_NOGOODS", 0)
 TRIPLES = getattr(moves, "TRIPLES", 0)
 PATH_TRIPLES = getattr(moves, "PATH_TRIPLES", 0)
 NARROW = moves.ALL_REDUCTIONS & ~(WIDE_NOGOODS | TRIPLES | PATH_TRIPLES)
-CONFIGS = {  # name: (options, costly positions tested, the pacing constants set to 0)
-    "before": (NARROW & ~TWIN_SPLIT, False, ()),
-    "twins": (NARROW, False, ()),
-    "costly": (NARROW & ~TWIN_SPLIT, True, ()),
-    "narrow": (NARROW, True, ()),
-    "wide": (NARROW | WIDE_NOGOODS, True, ()),
-    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, True, ()),
-    "default": (moves.ALL_REDUCTIONS, True, ()),
-    "unpaced": (moves.ALL_REDUCTIONS, True, PACING),
-    "split_unpaced": (moves.ALL_REDUCTIONS, True, ("SPLITS_ON_TRIAL",)),
+NO_COSTLY_TESTS = replace(DEFAULT, costly_after=0)
+CONFIGS = {  # name: (options, the search's tuning)
+    "before": (NARROW & ~TWIN_SPLIT, NO_COSTLY_TESTS),
+    "twins": (NARROW, NO_COSTLY_TESTS),
+    "costly": (NARROW & ~TWIN_SPLIT, DEFAULT),
+    "narrow": (NARROW, DEFAULT),
+    "wide": (NARROW | WIDE_NOGOODS, DEFAULT),
+    "root": (moves.ALL_REDUCTIONS & ~PATH_TRIPLES, DEFAULT),
+    "default": (moves.ALL_REDUCTIONS, DEFAULT),
+    "unpaced": (moves.ALL_REDUCTIONS, unpaced()),
+    "split_unpaced": (moves.ALL_REDUCTIONS, unpaced(("splits_on_trial",))),
 }
-DEFAULT_COSTLY_AFTER = getattr(solve, "COSTLY_AFTER", None)
 
 
 def hard_deals(text: str) -> list[tuple[str, int]]:
@@ -86,17 +88,15 @@ def hard_deals(text: str) -> list[tuple[str, int]]:
 
 
 def solve_one(numbering: str, deal: int, config: str, max_nodes: int) -> dict:
-    options, costly, unpaced_names = CONFIGS[config]
-    if DEFAULT_COSTLY_AFTER is not None:
-        solve.COSTLY_AFTER = DEFAULT_COSTLY_AFTER if costly else 0
+    options, tuning = CONFIGS[config]
     started = time.process_time()
-    with unpaced(unpaced_names):
-        result = solve.solve_position(
-            deal_board("yukon", deal, numbering),
-            Rules("yukon"),
-            Limits(max_nodes=max_nodes, time_limit=None),
-            options,
-        )
+    result = solve.solve_position(
+        deal_board("yukon", deal, numbering),
+        Rules("yukon"),
+        Limits(max_nodes=max_nodes, time_limit=None),
+        options,
+        config=tuning,
+    )
     return {
         "numbering": numbering,
         "deal": deal,

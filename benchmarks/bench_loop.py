@@ -12,6 +12,7 @@ Writes ``benchmarks/results/loop_<deals>.json``.
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
@@ -19,12 +20,11 @@ from common import command_line, machine_info, now, parse_deals, write_json
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
-from solver.search import solve
+from solver.search.config import DEFAULT, SearchConfig
 from solver.search.limits import Limits
 from solver.search.solve import solve_position, warm_up
 
 RESULTS = Path(__file__).parent / "results"
-COSTLY_AFTER = solve.COSTLY_AFTER
 SWITCHES = {  # the options each row switches off
     "default": 0,
     "no HOPELESS": moves.HOPELESS | moves.TWIN_SPLIT,
@@ -33,14 +33,15 @@ SWITCHES = {  # the options each row switches off
     "no KINGS_KEEP_PACKETS": moves.KINGS_KEEP_PACKETS,
     "no pairwise tests": moves.EVERY_PAIR_TEST,
     "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS | moves.WIDE_NOGOODS,
-    "no tests of costly positions": 0,  # solver.search.solve.COSTLY_AFTER 0
+    "no tests of costly positions": 0,  # SearchConfig.costly_after 0
 }
 
 
-def measure(board, rules: Rules, options: int, max_nodes: int) -> dict:
-    """One solve's verdict, positions and CPU seconds (process time)."""
+def measure(board, rules: Rules, options: int, max_nodes: int, config: SearchConfig) -> dict:
+    """One solve's verdict, positions and CPU seconds (process time) under ``config``."""
     started = time.process_time()
-    result = solve_position(board, rules, Limits(time_limit=None, max_nodes=max_nodes), options)
+    limits = Limits(time_limit=None, max_nodes=max_nodes)
+    result = solve_position(board, rules, limits, options, config=config)
     cpu = time.process_time() - started
     return {
         "status": result.status,
@@ -74,8 +75,8 @@ def main(argv=None) -> int:
         board = deal_board("yukon", deal, "pysol")
         for name in args.switches.split(","):
             row = {"deal": deal, "switches": name}
-            solve.COSTLY_AFTER = 0 if name == "no tests of costly positions" else COSTLY_AFTER
-            row |= measure(board, rules, moves.ALL_REDUCTIONS & ~SWITCHES[name], args.max_nodes)
+            config = replace(DEFAULT, costly_after=0) if name == "no tests of costly positions" else DEFAULT
+            row |= measure(board, rules, moves.ALL_REDUCTIONS & ~SWITCHES[name], args.max_nodes, config)
             rows.append(row)
             print(
                 f"{deal:>6} {name:<30} {row['status']:<10} {row['nodes']:>11,} positions "

@@ -1,6 +1,5 @@
 """Helpers shared by the benchmark scripts: deal lists, machine facts, statistics, JSON output."""
 
-import contextlib
 import datetime
 import functools
 import hashlib
@@ -11,6 +10,7 @@ import shlex
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -23,27 +23,18 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
 from solver.results.record import STATUSES
-from solver.search import solve
+from solver.search.config import DEFAULT, SearchConfig
 from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from study import reports
 
-PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.search.solve``'s pacing
+PACING = ("tests_on_trial", "checks_per_table", "splits_on_trial")  # ``SearchConfig``'s pacing
 
 
-@contextlib.contextmanager
-def unpaced(names: tuple[str, ...] = PACING):
-    """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
-    constants ``names`` of ``solver.search.solve`` at 0, put back after (an older checkout without them
-    is left as it is)."""
-    paced = {name: getattr(solve, name) for name in names if hasattr(solve, name)}
-    for name in paced:
-        setattr(solve, name, 0)
-    try:
-        yield
-    finally:
-        for name, value in paced.items():
-            setattr(solve, name, value)
+def unpaced(names: tuple[str, ...] = PACING) -> SearchConfig:
+    """The solver's tuning with its tests unpaced (``solver.engine.pacing``): the pacing fields
+    ``names`` of ``SearchConfig`` at 0, the others as the solver has them."""
+    return replace(DEFAULT, **dict.fromkeys(names, 0))
 
 
 def parse_deals(text: str, numbering: str = "pysol") -> list[int]:

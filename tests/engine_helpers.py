@@ -31,6 +31,7 @@ from solver.game.cards import SUITS, parse_card
 from solver.game.notation import replay_tokens
 from solver.game.reference import Move, legal_moves
 from solver.game.rules import Rules
+from solver.search.config import DEFAULT
 from solver.search.limits import Limits
 from solver.search.packing import decode, pack, raw_foundations, unpack
 from solver.search.solve import solve_position
@@ -46,6 +47,11 @@ NO_SHRINK = (Phase.explicit, Phase.generate)
 
 # Solver runs here are bounded by nodes only, so their outcome never depends on timing.
 NODE_LIMITS = Limits(max_nodes=3_000_000, time_limit=None)
+# The kernels' tuning with every in-search test where a test asks for it and nothing paced:
+# the spacing 0 (the pairwise test on every position once let run), no test of costly positions.
+UNPACED_TUNING = DEFAULT.kernel_tuning()._replace(
+    pairs_spacing=0, costly_after=0, tests_on_trial=0, checks_per_table=0, splits_on_trial=0
+)
 MOVES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
 SCORES = np.zeros(layout.MOVE_LIST_SIZE, dtype=np.int32)
 LANDING = np.zeros(52, dtype=np.int64)
@@ -117,9 +123,12 @@ def permuted(board: Board, order) -> Board:
     )
 
 
-def checked_solve(board: Board, rules: Rules, options: int = moves.ALL_REDUCTIONS, limits=NODE_LIMITS):
-    """solve_position(), and for a solved result our own replay of its tokens to a win."""
-    result = solve_position(board, rules, limits, options)
+def checked_solve(
+    board: Board, rules: Rules, options: int = moves.ALL_REDUCTIONS, limits=NODE_LIMITS, config=DEFAULT
+):
+    """solve_position() with the search tuned by ``config``, and for a solved result our own
+    replay of its tokens to a win."""
+    result = solve_position(board, rules, limits, options, config=config)
     if result.status == SOLVED:
         steps = list(replay_tokens(board, result.solution.split(), rules))
         final = steps[-1][2] if steps else board

@@ -6,6 +6,7 @@ the same with and without them."""
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import h2_reference
@@ -23,7 +24,7 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.result import UNKNOWN
-from solver.search import solve
+from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
 from solver.search.limits import Limits
 from solver.search.packing import pack
@@ -415,36 +416,36 @@ SWITCHES = {
 
 @one_deck
 @pytest.mark.parametrize("switch", SWITCHES)
-def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monkeypatch):
+def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch):
     """The full search with the pairwise tests from the first position on (the solve lets them
     run before any probe) against the search without them, on small positions of every
     one-deck rule set: the test on every new position, or ("costly") on every position of
     the path once a single position was searched below it, which takes the path back to it
     and, when it is dead, leaves its subtree. Unpaced, so every test due runs (``engine.pacing``)."""
-    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", 0)
-    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", 0)
+    config = replace(DEFAULT, root_pairs_after=0, tests_on_trial=0, checks_per_table=0)
     if switch == "costly":
-        monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 10**9)
-        monkeypatch.setattr("solver.search.solve.COSTLY_AFTER", 1)
+        config = replace(config, pairs_spacing=10**9, costly_after=1)
     else:
-        monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 0)  # the test on every position
-    seen = same_verdicts(rules, WITHOUT_PAIRS, WITHOUT_PAIRS | SWITCHES[switch], 60)
+        config = replace(config, pairs_spacing=0)  # the test on every position
+    seen = same_verdicts(rules, WITHOUT_PAIRS, WITHOUT_PAIRS | SWITCHES[switch], 60, config=config)
     assert seen[SOLVED, 0] > 0 and seen[UNSOLVABLE, 0] > 0, seen
 
 
-def same_verdicts(rules: Rules, without: int, options: int, examples: int, note=lambda: 0) -> Counter:
+def same_verdicts(
+    rules: Rules, without: int, options: int, examples: int, note=lambda: 0, config=DEFAULT
+) -> Counter:
     """On small positions of ``rules``, the solve with ``options`` gives the verdict it gives
-    with ``without`` (100,000 positions each; positions either leaves unknown are skipped).
-    Returns the count of each (verdict, ``note()`` after the solve with ``options``)."""
+    with ``without`` (100,000 positions each; positions either leaves unknown are skipped), both
+    searches tuned by ``config``. Returns the count of each (verdict, ``note()`` after the solve
+    with ``options``)."""
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
     @settings(max_examples=examples, phases=NO_SHRINK, **SETTINGS)
     @given(verdict_positions(rules))
     def check(board):
-        baseline = checked_solve(board, rules, without, limits)
-        result = checked_solve(board, rules, options, limits)
+        baseline = checked_solve(board, rules, without, limits, config)
+        result = checked_solve(board, rules, options, limits, config)
         if UNKNOWN in (baseline.status, result.status):
             event("node limit")
             return
@@ -455,8 +456,8 @@ def same_verdicts(rules: Rules, without: int, options: int, examples: int, note=
     return seen
 
 
-def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
-    """An easy deal (won within ROOT_PAIRS_AFTER positions) never runs the pairwise test; a hard
+def test_the_tests_run_only_once_a_deal_is_not_easy():
+    """An easy deal (won within ``root_pairs_after`` positions) never runs the pairwise test; a hard
     one does, with every switch on, and PySolFC deal 355 is proved lost by its root."""
     tested = {}
     for deal in (1, 395, 355):
@@ -471,15 +472,15 @@ def test_the_tests_run_only_once_a_deal_is_not_easy(monkeypatch):
     result = checked_solve(
         deal_board("yukon", 355, "pysol"), Rules("yukon"), moves.ALL_REDUCTIONS, Limits(max_nodes=300_000)
     )
-    assert result.status == UNSOLVABLE and result.nodes <= 2 * solve.ROOT_PAIRS_AFTER
+    assert result.status == UNSOLVABLE and result.nodes <= 2 * DEFAULT.root_pairs_after
 
 
 @pytest.mark.parametrize(
     "deal, setting, value, saving",
-    [(395, "PAIRS_SPACING", 300, 1), (2148, "COSTLY_AFTER", 3_000, 2)],
+    [(395, "pairs_spacing", 300, 1), (2148, "costly_after", 3_000, 2)],
     ids=["children of costly positions", "costly positions of the path"],
 )
-def test_inside_the_search_the_tests_spare_positions(deal, setting, value, saving, monkeypatch):
+def test_inside_the_search_the_tests_spare_positions(deal, setting, value, saving):
     """With both in-search triggers off (a spacing beyond the search, no test of costly
     positions) the full test runs on the searches' roots only; with one of them on it runs inside
     the search too, which then proves the same verdict in fewer positions: PySolFC 395 (lost,
@@ -487,15 +488,13 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     1.1 M) with the costly positions of the path tested, in under half the positions. Unpaced
     (``engine.pacing``), so what is measured is the trigger alone."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
-    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", 0)
-    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", 0)
     limits = Limits(max_nodes=3_000_000, time_limit=None)
-    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 10**9)
-    monkeypatch.setattr("solver.search.solve.COSTLY_AFTER", 0)
-    roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    unpaced = replace(DEFAULT, tests_on_trial=0, checks_per_table=0)
+    roots_only_config = replace(unpaced, pairs_spacing=10**9, costly_after=0)
+    roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, roots_only_config)
     root_tests = dead_end_counters()["tests"]
-    monkeypatch.setattr(f"solver.search.solve.{setting}", value)
-    inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    inside_config = replace(roots_only_config, **{setting: value})
+    inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, inside_config)
     assert roots_only.status == inside.status == UNSOLVABLE
     assert root_tests <= 8 < dead_end_counters()["tests"]
     assert inside.nodes * saving < roots_only.nodes, (inside.nodes, roots_only.nodes)

@@ -5,6 +5,7 @@ with and without it, and a root it flags is proved lost at once (only that root)
 positions of the path: test_triple_nogoods.py."""
 
 from collections import Counter
+from dataclasses import replace
 
 import h2_reference
 import numpy as np
@@ -29,6 +30,7 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.search import dead_ends, solve
+from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters, dead_end_tables
 from solver.search.limits import Limits
 from solver.search.packing import pack
@@ -123,30 +125,28 @@ def test_no_position_on_a_winning_line_is_flagged():
 
 
 @one_deck
-def test_search_verdicts_are_the_same_with_and_without_triples(rules, monkeypatch):
+def test_search_verdicts_are_the_same_with_and_without_triples(rules):
     """The solve with the test over triples on the root of every position (no positions searched
     first) against the search with no pairwise test and no test of triples, on small positions of
     every one-deck rule set."""
-    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 0)
-    seen = same_verdicts(rules, WITHOUT_TESTS, WITHOUT_TESTS | moves.TRIPLES, 40, root_triples_dead)
+    at_once = replace(DEFAULT, root_pairs_after=0, root_triples_after=0)
+    seen = same_verdicts(rules, WITHOUT_TESTS, WITHOUT_TESTS | moves.TRIPLES, 40, root_triples_dead, at_once)
     assert seen[SOLVED, 0] > 0 and seen[UNSOLVABLE, 1] > 0, seen
 
 
-def test_a_root_flagged_dead_is_proved_lost_at_once(monkeypatch):
+def test_a_root_flagged_dead_is_proved_lost_at_once():
     """PySolFC 192 (lost, 75 k positions with every other test): with the root tested over triples
     after 2,000 positions it is proved lost within the next few; PySolFC 173 (won) is still won
     after the test ran on its root; without the test 192 needs far more positions."""
-    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 2_000)
+    config = replace(DEFAULT, root_triples_after=2_000)
     rules, limits = Rules("yukon"), Limits(max_nodes=3_000_000, time_limit=None)
-    lost = checked_solve(deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS, limits)
+    lost = checked_solve(deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS, limits, config)
     assert lost.status == UNSOLVABLE and lost.nodes < 2_100, lost.nodes
     assert dead_end_counters()["root_triples_dead"] == 1
-    won = checked_solve(deal_board("yukon", 173, "pysol"), rules, moves.ALL_REDUCTIONS, limits)
+    won = checked_solve(deal_board("yukon", 173, "pysol"), rules, moves.ALL_REDUCTIONS, limits, config)
     assert won.status == SOLVED and dead_end_counters()["root_triples"] == 1
-    without = checked_solve(
-        deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS & ~moves.EVERY_TRIPLE_TEST, limits
-    )
+    no_triples = moves.ALL_REDUCTIONS & ~moves.EVERY_TRIPLE_TEST
+    without = checked_solve(deal_board("yukon", 192, "pysol"), rules, no_triples, limits, config)
     assert without.status == UNSOLVABLE and without.nodes > 10 * lost.nodes
 
 

@@ -28,7 +28,6 @@ from solver.game.board import MAX_BOARD_BYTES
 from solver.game.numbering import deal_board
 from solver.results.record import Record, now_text
 from solver.results.verify import MAX_LINE_CHARS, verify_records
-from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.runs.loop import stopped_line
@@ -73,19 +72,17 @@ def test_an_unknown_keeps_the_largest_budget_tried(tmp_path):
         assert (kept.max_nodes, kept.time_limit, kept.nodes) == (None, None, 5)
 
 
-def test_runs_sharing_a_store_skip_each_others_claims_until_they_lapse(tmp_path, monkeypatch):
+def test_runs_sharing_a_store_skip_each_others_claims_until_they_lapse(tmp_path):
     with Store.open_for_run(tmp_path / "r.db", YUKON, "pysol") as first:
         assert first.claim(5, "run-a", ("solved", "unsolvable")) == CLAIMED
-        monkeypatch.setattr(claims, "RETRY_SECONDS", 0.0)
-        second = ClaimedDeals(first, iter([4, 5, 6]), ("solved", "unsolvable"))
+        second = ClaimedDeals(first, iter([4, 5, 6]), ("solved", "unsolvable"), retry_seconds=0.0)
         assert [next(second), next(second), next(second)] == [4, 6, WAIT]
         first.write(fake_record(5, "unsolvable"))  # run A finishes deal 5: B drops it
         assert list(second) == []
         assert first.claim(5, "run-c", ("solved", "unsolvable")) == DONE
         assert first.claim(7, "run-a", ()) == CLAIMED
         assert first.claim(7, "run-c", ()) == BUSY
-        monkeypatch.setattr("solver.store.claims.CLAIM_SECONDS", -1.0)  # run A killed, claims lapsed
-        first.renew_claims("run-a")
+        first.renew_claims("run-a", seconds=-1.0)  # run A killed, its claims lapsed
         assert first.claim(7, "run-c", ()) == CLAIMED
 
 

@@ -21,6 +21,7 @@ from solver.game.cards import KING, make_card
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.search import solve
+from solver.search.config import DEFAULT
 
 YUKON_HARD = 28927  # unknown after minutes, its table growing all the while
 
@@ -32,7 +33,7 @@ def no_memory_to_grow(monkeypatch):
     real_make_table = table.make_table
 
     def make_table(capacity):
-        if capacity > solve.FIRST_TABLE_SLOTS:
+        if capacity > DEFAULT.first_table_slots:
             raise MemoryError(f"Unable to allocate {capacity * table.ENTRY_BYTES} bytes")
         return real_make_table(capacity)
 

@@ -6,7 +6,7 @@ that of the three tests asked one by one, and each of them must decide some posi
 import random
 from collections import Counter
 
-from engine_helpers import engine_moves
+from engine_helpers import UNPACED_TUNING, engine_moves
 from test_h2 import dead_ends_met, one_deck, remembered, tables_for
 
 from solver.engine import h2, layout, moves, nogoods, path_facts, search
@@ -25,7 +25,8 @@ def deciding_test(packed, made, tables, due: bool) -> str:
     read = bool(h2.position_facts(state, params, tables))
     if read and nogoods.held_by_ring(tables):
         return "remembered"
-    if search.pins_dead(state, params, search.make_control(search.DFS, OPTIONS, 0, 1 << 40), made):
+    control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40, UNPACED_TUNING)
+    if search.pins_dead(state, params, control, made):
         return "hopeless"
     if read and due and h2.facts_dead(tables):
         return "full test"
@@ -36,7 +37,7 @@ def verdicts_after_each_move(board, rules: Rules, tables, due: bool, seen: Count
     """For every move of ``board``: the position after it is dead by ``new_position_dead``
     exactly when one of the three tests says so."""
     packed = pack(board, rules)
-    control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40)
+    control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40, UNPACED_TUNING)
     stack = layout.make_stack(2, layout.MOVE_LIST_SIZE, h2.WORDS)
     for move in engine_moves(packed, OPTIONS):
         made = apply_move(packed.state, packed.params, packed.zobrist, packed.column_keys, move)

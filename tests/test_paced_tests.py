@@ -4,13 +4,14 @@ themselves. Which sound tests run changes what a search costs, never a decided v
 gates follow the counts they are written over, a paced search with gates that close early gives
 every verdict of the unpaced one (and of the exhaustive reference search) on small positions of
 every one-deck rule set and on lost deals, and where the tests, checks or splits find little the
-paced search stops running them (the split one test in SPLIT_SAMPLE after, where it pays it stays
+paced search stops running them (the split one test in ``split_sample`` after, where it pays it stays
 on)."""
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
-from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
+from engine_helpers import NO_SHRINK, NODE_LIMITS, SETTINGS, UNPACED_TUNING, checked_solve, verdict_positions
 from exhaustive import TooBig, exhaustive_verdict
 from hypothesis import event, given, settings
 from test_h2 import one_deck
@@ -21,24 +22,23 @@ from solver.game.rules import Rules
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.search import solve
 from solver.search.budget import Budget
+from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
 from solver.search.limits import Limits
 from solver.search.packing import pack
 
 # Tests a paced solve may run beyond its trial and the positions proved dead: each of its searches
 # (the probes and the full search) tests its own root, paced or not.
-BEYOND_TRIAL = len(solve.PROBES) + 1
+BEYOND_TRIAL = len(DEFAULT.probes) + 1
 
 
-def control(tests_on_trial: int, checks_per_table: int):
-    return search.make_control(
-        search.DFS,
-        moves.ALL_REDUCTIONS,
-        0,
-        1 << 40,
-        tests_on_trial=tests_on_trial,
-        checks_per_table=checks_per_table,
+def control(tests_on_trial: int, checks_per_table: int = 0, splits_on_trial: int = 0):
+    """A control block with the pairwise test due on every position (``UNPACED_TUNING``), paced
+    by these trials and allowance per table."""
+    tuning = UNPACED_TUNING._replace(
+        tests_on_trial=tests_on_trial, checks_per_table=checks_per_table, splits_on_trial=splits_on_trial
     )
+    return search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40, tuning)
 
 
 def agreed_verdict(board, rules: Rules, unpaced: str, paced: str) -> str | None:
@@ -58,7 +58,7 @@ def agreed_verdict(board, rules: Rules, unpaced: str, paced: str) -> str | None:
 def test_the_gates_follow_the_counts():
     """Full tests run while fewer than the trial plus the positions the full test and the
     remembered tables proved dead (the families of the test over triples do not count); checks
-    of the remembered tables while fewer than CHECKS_PER_DEAD a position they proved dead plus
+    of the remembered tables while fewer than ``checks_per_dead`` a position they proved dead plus
     the allowance of each table stored; a slot of 0 paces nothing, and the search's trigger of
     the full test and its check of the tables ask the gates."""
     tables = h2.make_tables()
@@ -66,7 +66,7 @@ def test_the_gates_follow_the_counts():
     header[h2.HEADER_DEAD], header[h2.HEADER_NOGOOD_DEAD], header[h2.HEADER_FAMILY_DEAD] = 2, 3, 4
     header[h2.HEADER_PAIRS_ON], header[h2.HEADER_RING_FILL], header[h2.HEADER_FACTS] = 1, 1, 10
     paced, unpaced = control(10, 100), control(0, 0)
-    checks_allowed = pacing.CHECKS_PER_DEAD * 3 + 100 * 2
+    checks_allowed = DEFAULT.checks_per_dead * 3 + 100 * 2
     for calls, checks, tests_run, checks_run in [
         (14, checks_allowed - 1, True, True),
         (15, checks_allowed, False, False),
@@ -79,21 +79,19 @@ def test_the_gates_follow_the_counts():
 
 
 @one_deck
-def test_paced_searches_keep_every_verdict(rules, monkeypatch):
+def test_paced_searches_keep_every_verdict(rules):
     """With the pairwise test due on every position (so the gates meet many tests), a trial of 1
     test and 20 checks for each table stored: the paced search's verdict is the unpaced one's and
     the exhaustive search's on small positions, won and lost ones among them, and on some won
     ones it ran fewer tests. (On these small lost positions the tests keep proving positions
     dead, so their gate stays open; the lost deals below close it.)"""
-    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 0)
+    every_position = replace(DEFAULT, root_pairs_after=0, pairs_spacing=0)
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
     def solved(board, trial, per_table):
-        monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
-        monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", per_table)
-        result = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+        config = replace(every_position, tests_on_trial=trial, checks_per_table=per_table)
+        result = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, config)
         return result.status, dead_end_counters()["tests"]
 
     @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
@@ -109,7 +107,7 @@ def test_paced_searches_keep_every_verdict(rules, monkeypatch):
 
 
 @pytest.mark.parametrize("deal", [291, 539, 96, 462])
-def test_a_paced_search_proves_a_lost_deal_lost(deal, monkeypatch):
+def test_a_paced_search_proves_a_lost_deal_lost(deal):
     """PySolFC deals whose pairwise tests prove nothing dead (40-96 k positions, 15-76 tests):
     with a trial of 5 tests the gate closes, and the search, exhausted with fewer tests, proves
     each lost as the unpaced search does. (The tests find nothing here, so both search the same
@@ -117,9 +115,9 @@ def test_a_paced_search_proves_a_lost_deal_lost(deal, monkeypatch):
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     tests = {}
     for trial in (0, 5):
-        monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
+        config = replace(DEFAULT, tests_on_trial=trial)
         assert (
-            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=1_000_000)).status
+            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=1_000_000), config).status
             == UNSOLVABLE
         )
         counters = dead_end_counters()
@@ -130,73 +128,80 @@ def test_a_paced_search_proves_a_lost_deal_lost(deal, monkeypatch):
 
 @pytest.mark.parametrize(
     "trial, spacing, stood_down",
-    [(solve.TESTS_ON_TRIAL, solve.PAIRS_SPACING, True), (500, 10**9, True), (0, solve.PAIRS_SPACING, False)],
+    [
+        (DEFAULT.tests_on_trial, DEFAULT.pairs_spacing, True),
+        (500, 10**9, True),
+        (0, DEFAULT.pairs_spacing, False),
+    ],
     ids=["paced", "costly positions only, paced", "unpaced"],
 )
-def test_tests_that_find_nothing_stand_down(trial, spacing, stood_down, monkeypatch):
+def test_tests_that_find_nothing_stand_down(trial, spacing, stood_down):
     """KPat 7000007, whose pairwise tests prove no position dead: paced as the solver is, its
     first 4 M positions run the trial's tests and at most BEYOND_TRIAL more; so with only the tests
     of costly positions of the path (a spacing beyond the search) and a trial of 500; unpaced, well
     over 2,000."""
-    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
-    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", spacing)
     result = checked_solve(
         deal_board("yukon", 7000007, "kpat"),
         Rules("yukon"),
         moves.ALL_REDUCTIONS,
         Limits(max_nodes=4_000_000),
+        replace(DEFAULT, tests_on_trial=trial, pairs_spacing=spacing),
     )
     counters = dead_end_counters()
     assert result.status == UNKNOWN and counters["dead"] == counters["nogood_dead"] == 0
     if stood_down:
         assert trial <= counters["tests"] <= trial + BEYOND_TRIAL, counters
     else:
-        assert counters["tests"] > solve.TESTS_ON_TRIAL + BEYOND_TRIAL, counters
+        assert counters["tests"] > DEFAULT.tests_on_trial + BEYOND_TRIAL, counters
 
 
-@pytest.mark.parametrize("per_table", [solve.CHECKS_PER_TABLE, 0], ids=["paced", "unpaced"])
-def test_checks_that_find_little_stand_down(per_table, monkeypatch):
+@pytest.mark.parametrize("per_table", [DEFAULT.checks_per_table, 0], ids=["paced", "unpaced"])
+def test_checks_that_find_little_stand_down(per_table):
     """KPat 700194 (won in 0.3 M positions) stores one dead table whose checks find a dead position
     about once in 6,000: paced, the checks stop where the allowance of its table and of the
     positions they proved dead runs out; unpaced, they go on past it. Won either way."""
-    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", per_table)
-    result = checked_solve(deal_board("yukon", 700194, "kpat"), Rules("yukon"), moves.ALL_REDUCTIONS)
+    config = replace(DEFAULT, checks_per_table=per_table)
+    result = checked_solve(
+        deal_board("yukon", 700194, "kpat"), Rules("yukon"), moves.ALL_REDUCTIONS, NODE_LIMITS, config
+    )
     counters = dead_end_counters()
-    allowance = pacing.CHECKS_PER_DEAD * counters["nogood_dead"] + solve.CHECKS_PER_TABLE * counters["dead"]
+    per_dead, per_table_stored = DEFAULT.checks_per_dead, DEFAULT.checks_per_table
+    allowance = per_dead * counters["nogood_dead"] + per_table_stored * counters["dead"]
     assert result.status == SOLVED and counters["dead"] >= 1
     assert (counters["nogood_checks"] == allowance) == (per_table > 0), counters
     assert (counters["nogood_checks"] > allowance) == (per_table == 0), counters
 
 
 def test_the_split_gate_follows_the_counts():
-    """The case split runs while its tests are fewer than the trial plus SPLITS_PER_DEAD for each
-    position only it proved dead; then one test in SPLIT_SAMPLE (the others counted as skipped);
-    a trial of 0 paces nothing."""
-    paced = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40, splits_on_trial=10)
+    """The case split runs while its tests are fewer than the trial plus ``splits_per_dead`` for
+    each position only it proved dead; then one test in ``split_sample`` (the others counted as
+    skipped); a trial of 0 paces nothing."""
+    paced = control(0, splits_on_trial=10)
     paced[layout.CONTROL_SPLIT_DEAD] = 2
-    allowed = 10 + 2 * pacing.SPLITS_PER_DEAD
+    allowed = 10 + 2 * DEFAULT.splits_per_dead
     paced[layout.CONTROL_SPLIT_CALLS] = allowed - 1
     assert pacing.split_now(paced) and paced[layout.CONTROL_SPLIT_SKIPS] == 0
     paced[layout.CONTROL_SPLIT_CALLS] = allowed
-    taken = [bool(pacing.split_now(paced)) for _ in range(2 * pacing.SPLIT_SAMPLE)]
-    assert taken == ([False] * (pacing.SPLIT_SAMPLE - 1) + [True]) * 2
-    assert paced[layout.CONTROL_SPLIT_SKIPS] == 2 * pacing.SPLIT_SAMPLE
-    unpaced = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 40)
+    sample = DEFAULT.split_sample
+    taken = [bool(pacing.split_now(paced)) for _ in range(2 * sample)]
+    assert taken == ([False] * (sample - 1) + [True]) * 2
+    assert paced[layout.CONTROL_SPLIT_SKIPS] == 2 * sample
+    unpaced = control(0)
     unpaced[layout.CONTROL_SPLIT_CALLS] = 10**9
     assert pacing.split_now(unpaced) and unpaced[layout.CONTROL_SPLIT_SKIPS] == 0
 
 
 @one_deck
-def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
-    """With a trial of 1 test (the split then runs one test in SPLIT_SAMPLE unless it proves
+def test_a_paced_split_keeps_every_verdict(rules):
+    """With a trial of 1 test (the split then runs one test in ``split_sample`` unless it proves
     positions dead): the verdict of the solve is the unpaced one's and the exhaustive search's on
     small positions, won and lost ones among them."""
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
     def solved(board, trial):
-        monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
-        return checked_solve(board, rules, moves.ALL_REDUCTIONS, limits).status
+        config = replace(DEFAULT, splits_on_trial=trial)
+        return checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, config).status
 
     @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
     @given(verdict_positions(rules))
@@ -209,50 +214,50 @@ def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
     assert seen[SOLVED] > 0 and seen[UNSOLVABLE] > 0, seen
 
 
-def full_search_splits(numbering: str, deal: int, trial: int, max_nodes: int, monkeypatch):
+def full_search_splits(numbering: str, deal: int, trial: int, max_nodes: int):
     """The full search of a deal's root (no probes) with a split trial of ``trial``: its status
     and its split counters (tests, of them dead by the split only, skipped)."""
-    monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
     packed = pack(deal_board("yukon", deal, numbering), Rules("yukon"))
-    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
+    config = replace(DEFAULT, splits_on_trial=trial)
+    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28, config=config)
     status = searched.run(Budget(Limits(max_nodes=max_nodes, time_limit=None)))
     control = searched.control
     slots = (layout.CONTROL_SPLIT_CALLS, layout.CONTROL_SPLIT_DEAD, layout.CONTROL_SPLIT_SKIPS)
     return (status, *(int(control[slot]) for slot in slots))
 
 
-def test_a_split_that_finds_nothing_stands_down(monkeypatch):
+def test_a_split_that_finds_nothing_stands_down():
     """KPat 9000102, whose case split proves no position dead that HOPELESS leaves alive: paced
     with a trial of 1,000, its first 400,000 positions take the split in the trial and then in one
-    test of SPLIT_SAMPLE; unpaced in every test, well over the trial."""
-    _, calls, dead, skips = full_search_splits("kpat", 9000102, 1_000, 400_000, monkeypatch)
-    assert dead == 0 and skips > 0 and calls == 1_000 + skips // pacing.SPLIT_SAMPLE
-    _, calls, dead, skips = full_search_splits("kpat", 9000102, 0, 400_000, monkeypatch)
+    test of ``split_sample``; unpaced in every test, well over the trial."""
+    _, calls, dead, skips = full_search_splits("kpat", 9000102, 1_000, 400_000)
+    assert dead == 0 and skips > 0 and calls == 1_000 + skips // DEFAULT.split_sample
+    _, calls, dead, skips = full_search_splits("kpat", 9000102, 0, 400_000)
     assert dead == 0 and skips == 0 and calls > 3_000
 
 
-def test_a_split_that_pays_stays_on(monkeypatch):
+def test_a_split_that_pays_stays_on():
     """KPat 9000156, where the split proves a position dead in most of its tests: with a trial of
     1,000 it never stands down in the first 300,000 positions, test for test the unpaced search;
     KPat 5000064, whose split proves little in its first tests and much later: the gate closes,
     and the dead positions of the sampled tests open it again (more tests than the trial and the
     samples, and open at the end)."""
-    paced = full_search_splits("kpat", 9000156, 1_000, 300_000, monkeypatch)
-    assert paced == full_search_splits("kpat", 9000156, 0, 300_000, monkeypatch)
+    paced = full_search_splits("kpat", 9000156, 1_000, 300_000)
+    assert paced == full_search_splits("kpat", 9000156, 0, 300_000)
     assert paced[2] > 10_000 and paced[3] == 0, paced
-    _, calls, dead, skips = full_search_splits("kpat", 5000064, 1_000, 300_000, monkeypatch)
-    assert skips > 0 and calls > 1_000 + skips // pacing.SPLIT_SAMPLE, (calls, dead, skips)
-    assert calls < 1_000 + pacing.SPLITS_PER_DEAD * dead, (calls, dead, skips)
+    _, calls, dead, skips = full_search_splits("kpat", 5000064, 1_000, 300_000)
+    assert skips > 0 and calls > 1_000 + skips // DEFAULT.split_sample, (calls, dead, skips)
+    assert calls < 1_000 + DEFAULT.splits_per_dead * dead, (calls, dead, skips)
 
 
 @pytest.mark.parametrize("deal", [988, 192])
-def test_a_paced_split_proves_a_lost_deal_lost(deal, monkeypatch):
+def test_a_paced_split_proves_a_lost_deal_lost(deal):
     """PySolFC 988 (the split finds nothing) and 192 (it finds much): with a trial of 1 the solve
     proves each lost, as unpaced."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     for trial in (0, 1):
-        monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
+        config = replace(DEFAULT, splits_on_trial=trial)
         assert (
-            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=2_000_000)).status
+            checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=2_000_000), config).status
             == UNSOLVABLE
         )

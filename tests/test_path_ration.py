@@ -1,55 +1,53 @@
-"""The ration of the path's tests over triples (``solver.search.path_ration``)."""
+"""The ration of the path's tests over triples (``engine.pacing.path_test_due``)."""
 
-from solver.search import path_ration
-from solver.search.path_ration import (
-    PATH_TRIPLES_CREDIT,
-    PATH_TRIPLES_SPACING,
-    PATH_TRIPLES_TRIAL,
-    path_test_due,
-)
+from dataclasses import replace
+
+from solver.engine.pacing import path_test_due
+from solver.search.config import DEFAULT
+
+RATION = DEFAULT.path_ration()
+SPACING, CREDIT, TRIAL = RATION
 
 
 def first_due(tests: int, dead: int) -> int:
     """The fewest positions of the solve at which one more test is due (searched in spacing
     steps, then narrowed to the position)."""
-    high = PATH_TRIPLES_SPACING
-    while not path_test_due(tests, dead, high):
+    high = SPACING
+    while not path_test_due(RATION, tests, dead, high):
         high *= 2
     low = 0
     while low < high:
         middle = (low + high) // 2
-        low, high = (low, middle) if path_test_due(tests, dead, middle) else (middle + 1, high)
+        low, high = (low, middle) if path_test_due(RATION, tests, dead, middle) else (middle + 1, high)
     return low
 
 
 def test_the_trial_tests_come_one_a_spacing():
-    """While no test proved a position dead, the first PATH_TRIPLES_TRIAL tests come one per
-    PATH_TRIPLES_SPACING positions (the first at once)."""
-    assert [first_due(tests, 0) for tests in range(PATH_TRIPLES_TRIAL)] == [
-        tests * PATH_TRIPLES_SPACING for tests in range(PATH_TRIPLES_TRIAL)
-    ]
+    """While no test proved a position dead, the first ``path_triples_trial`` tests come one per
+    ``path_triples_spacing`` positions (the first at once)."""
+    assert [first_due(tests, 0) for tests in range(TRIAL)] == [tests * SPACING for tests in range(TRIAL)]
 
 
 def test_after_a_fruitless_trial_the_spacing_doubles():
     """After the trial with nothing found, the gap before each further test doubles."""
-    dues = [first_due(tests, 0) for tests in range(PATH_TRIPLES_TRIAL - 1, PATH_TRIPLES_TRIAL + 6)]
+    dues = [first_due(tests, 0) for tests in range(TRIAL - 1, TRIAL + 6)]
     gaps = [later - earlier for earlier, later in zip(dues, dues[1:])]
-    assert gaps == [PATH_TRIPLES_SPACING * 2**step for step in range(1, 7)], gaps
+    assert gaps == [SPACING * 2**step for step in range(1, 7)], gaps
 
 
 def test_a_dead_find_brings_back_the_spacing_and_its_credit():
     """Once a test proved a position dead, tests are due one per spacing again, plus
-    PATH_TRIPLES_CREDIT for each such test, whatever their count."""
-    tests = PATH_TRIPLES_TRIAL + 5
+    ``path_triples_credit`` for each such test, whatever their count."""
+    tests = TRIAL + 5
     for dead in (1, 2):
-        plain = (tests - PATH_TRIPLES_CREDIT * dead) * PATH_TRIPLES_SPACING
-        assert path_test_due(tests, dead, plain)
-        assert not path_test_due(tests, dead, plain - 1)
+        plain = (tests - CREDIT * dead) * SPACING
+        assert path_test_due(RATION, tests, dead, plain)
+        assert not path_test_due(RATION, tests, dead, plain - 1)
 
 
-def test_an_endless_trial_never_backs_off(monkeypatch):
+def test_an_endless_trial_never_backs_off():
     """With the trial set beyond reach (as the tests that test every position do), the ration is
     one test per spacing however many found nothing."""
-    monkeypatch.setattr(path_ration, "PATH_TRIPLES_TRIAL", 1 << 62)
-    assert path_test_due(1_000, 0, 1_000 * PATH_TRIPLES_SPACING)
-    assert not path_test_due(1_000, 0, 1_000 * PATH_TRIPLES_SPACING - 1)
+    endless = replace(DEFAULT, path_triples_trial=1 << 62).path_ration()
+    assert path_test_due(endless, 1_000, 0, 1_000 * SPACING)
+    assert not path_test_due(endless, 1_000, 0, 1_000 * SPACING - 1)

@@ -9,6 +9,7 @@ from engine_helpers import (
     MAX_STATES,
     NO_SHRINK,
     SETTINGS,
+    UNPACED_TUNING,
     YUKON,
     checked_solve,
     engine_moves,
@@ -29,10 +30,11 @@ from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.search.budget import Budget
+from solver.search.config import DEAL_SCORES, PROBES
 from solver.search.dead_ends import dead_end_tables
 from solver.search.limits import Limits
 from solver.search.packing import copy_packed, pack
-from solver.search.solve import DEAL_SCORES, PROBES, Search, probe_plan
+from solver.search.solve import Search, probe_plan
 
 
 @rules_sets
@@ -211,7 +213,7 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     packed = pack(deal_board("russian", 20312, "pysol"), rules)
     table = make_table(1 << 22)
     stack = layout.make_stack(max_depth, buffered_moves, h2.WORDS)
-    control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max)
+    control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max, UNPACED_TUNING)
     p = packed
     dead_ends = dead_end_tables()
     search.search_start(p.state, p.params, p.zobrist, p.column_keys, table, stack, control, dead_ends)

@@ -6,7 +6,10 @@ no dead-end test."""
 
 import random
 from collections import Counter
+from dataclasses import replace
+from functools import partial
 
+import engine_helpers
 import numpy as np
 from engine_helpers import NO_SHRINK, SETTINGS, checked_solve, verdict_positions
 from exhaustive import SOLVED, UNSOLVABLE
@@ -19,6 +22,7 @@ from solver.engine import h2, moves, triple_nogoods
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.result import UNKNOWN
+from solver.search.config import DEFAULT, SearchConfig
 from solver.search.dead_ends import dead_end_counters
 from solver.search.limits import Limits
 from solver.search.packing import pack
@@ -145,30 +149,33 @@ def facts_held(tables) -> bool:
     return bool(np.all(mask & ~facts == 0))
 
 
-def path_tests_everywhere(monkeypatch):
+def path_tests_everywhere(chunk: int = 1) -> SearchConfig:
     """The root tested at once (so the path tests may start), every position of the path with a
-    position below it tested, unrationed, the searches run one position a chunk."""
-    settings_now = {
-        "ROOT_PAIRS_AFTER": 0,
-        "ROOT_TRIPLES_AFTER": 0,
-        "PATH_TRIPLES_AFTER": 1,
-        "FIRST_CHUNK": 1,
-    }
-    for name, value in settings_now.items():
-        monkeypatch.setattr(f"solver.search.solve.{name}", value)
-    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_SPACING", 1)
-    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_TRIAL", 1 << 62)
-    monkeypatch.setattr("solver.search.solve.adapt_chunk", lambda chunk, nodes, started: 1)
+    position below it tested, unrationed, the searches run ``chunk`` positions a chunk."""
+    return replace(
+        DEFAULT,
+        root_pairs_after=0,
+        root_triples_after=0,
+        path_triples_after=1,
+        path_triples_spacing=1,
+        path_triples_trial=1 << 62,
+        first_chunk=chunk,
+        smallest_chunk=chunk,
+        largest_chunk=chunk,
+    )
 
 
 @one_deck
-def test_search_verdicts_are_the_same_with_path_tests_and_families(rules, monkeypatch):
+def test_search_verdicts_are_the_same_with_path_tests_and_families(rules):
     """The solve with the test over triples on every position of the path with a position below
     it, unrationed, and with the families of the dead ones remembered (the root itself not tested,
     so the path's tests and the families decide), against the search with no dead-end test
     (neither HOPELESS nor the pairwise tests nor triples), on small positions of every one-deck
     rule set; the families prove some positions dead."""
-    path_tests_everywhere(monkeypatch)
+    # ``check`` reads word for word as before the search took a config: Hypothesis derives its
+    # examples from that source, and these are the ones whose families prove positions dead in
+    # every rule set (other examples may find none in one).
+    checked_solve = partial(engine_helpers.checked_solve, config=path_tests_everywhere())
     limits = Limits(max_nodes=3_000, time_limit=None)  # every position tested: keep them few
     seen = Counter()
 
@@ -191,34 +198,31 @@ def test_search_verdicts_are_the_same_with_path_tests_and_families(rules, monkey
     assert seen["path dead"] > 0 and seen["family dead"] > 0, seen
 
 
-def test_path_tests_and_families_cut_a_lost_deal(monkeypatch):
+def test_path_tests_and_families_cut_a_lost_deal():
     """PySolFC 395 (lost; its root alive over triples): with the root tested after 2,000
     positions and the path's positions with 2,000 below them tested, some are proved dead, their
     families prove later positions dead, and the verdict is the same in fewer positions than
     with the root test alone."""
     board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon"), Limits(max_nodes=3_000_000)
-    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 2_000)
-    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
+    root_config = replace(DEFAULT, root_triples_after=2_000)
+    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits, root_config)
     assert dead_end_counters()["path_triples"] == 0
-    monkeypatch.setattr("solver.search.solve.PATH_TRIPLES_AFTER", 2_000)
-    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_SPACING", 20_000)
-    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    path_config = replace(root_config, path_triples_after=2_000, path_triples_spacing=20_000)
+    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, path_config)
     assert root_only.status == on_path.status == UNSOLVABLE
     counters = dead_end_counters()
     assert counters["path_triples_dead"] > 0 and counters["family_dead"] > 0, counters
     assert on_path.nodes < root_only.nodes, (on_path.nodes, root_only.nodes)
 
 
-def test_the_path_is_tested_with_foundation_return(monkeypatch):
+def test_the_path_is_tested_with_foundation_return():
     """With foundation return too the path is tested and the families kept: PySolFC 395 with
     return, every position of the path allowed a test, runs some, and is lost as without them."""
-    path_tests_everywhere(monkeypatch)
-    monkeypatch.setattr("solver.search.solve.FIRST_CHUNK", 1_000)
-    monkeypatch.setattr("solver.search.solve.adapt_chunk", lambda chunk, nodes, started: 1_000)
+    config = path_tests_everywhere(chunk=1_000)
     board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon", foundation_return=True), Limits()
-    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
+    root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits, config)
     assert dead_end_counters()["path_triples"] == 0
-    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
+    on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits, config)
     counters = dead_end_counters()
     assert counters["root_triples"] == 1 and counters["path_triples"] > 0, counters
     assert on_path.status == root_only.status == UNSOLVABLE

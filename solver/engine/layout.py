@@ -95,8 +95,21 @@ The control block, one int64 array (made by ``search.make_control``):
     control[CONTROL_SPLIT_CALLS], control[CONTROL_SPLIT_DEAD]   the search's tests with the case
                                     split, and the positions of them only the split proved dead
     control[CONTROL_SPLIT_SKIPS]    the tests after the split's allowance ran out (one in
-                                    ``pacing.SPLIT_SAMPLE`` of them still takes the split)
+                                    ``control[CONTROL_SPLIT_SAMPLE]`` of them still takes the split)
+    control[CONTROL_COSTLY_CREDIT]  the tests of costly positions a test that found a dead one earns
+    control[CONTROL_CHECKS_PER_DEAD] the checks of the remembered dead tables each position they
+                                    proved dead allows (``pacing.checks_pay``)
+    control[CONTROL_SPLITS_PER_DEAD] the tests with the case split each position only the split
+                                    proved dead allows (``pacing.splits_pay``)
+    control[CONTROL_SPLIT_SAMPLE]   once those are spent, one test in this many still takes the split
+
+The tuning slots (``TUNING_SLOTS``: the spacing, the costly tests' threshold and credit, the
+pacing's trials and allowances) are written once by ``search.make_control`` from a
+``KernelTuning`` (the solve's ``solver.search.config.SearchConfig.kernel_tuning``): the kernels
+read their tuning there, never from a module global.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -120,7 +133,36 @@ CONTROL_NEXT_LIMIT, CONTROL_MODE, CONTROL_OPTIONS, CONTROL_GROW_AT, CONTROL_BRAN
 CONTROL_DEAL_SCORE, CONTROL_PAIRS_SPACING, CONTROL_COSTLY_AFTER, CONTROL_COSTLY_FROM = 10, 11, 12, 13
 CONTROL_COSTLY_TESTS, CONTROL_COSTLY_DEAD, CONTROL_COSTLY_WAIT, CONTROL_TESTS_ON_TRIAL = 14, 15, 16, 17
 CONTROL_CHECKS_PER_TABLE, CONTROL_SPLITS_ON_TRIAL, CONTROL_SPLIT_CALLS, CONTROL_SPLIT_DEAD = 18, 19, 20, 21
-CONTROL_SPLIT_SKIPS, CONTROL_SIZE = 22, 23
+CONTROL_SPLIT_SKIPS, CONTROL_COSTLY_CREDIT, CONTROL_CHECKS_PER_DEAD, CONTROL_SPLITS_PER_DEAD = 22, 23, 24, 25
+CONTROL_SPLIT_SAMPLE, CONTROL_SIZE = 26, 27
+
+
+class KernelTuning(NamedTuple):
+    """The tuning the search kernels read from the control block, each field into the slot of its
+    name (``TUNING_SLOTS``); what each holds: the slots' list above."""
+
+    pairs_spacing: int
+    costly_after: int
+    costly_credit: int
+    tests_on_trial: int
+    checks_per_table: int
+    checks_per_dead: int
+    splits_on_trial: int
+    splits_per_dead: int
+    split_sample: int
+
+
+TUNING_SLOTS = KernelTuning(
+    CONTROL_PAIRS_SPACING,
+    CONTROL_COSTLY_AFTER,
+    CONTROL_COSTLY_CREDIT,
+    CONTROL_TESTS_ON_TRIAL,
+    CONTROL_CHECKS_PER_TABLE,
+    CONTROL_CHECKS_PER_DEAD,
+    CONTROL_SPLITS_ON_TRIAL,
+    CONTROL_SPLITS_PER_DEAD,
+    CONTROL_SPLIT_SAMPLE,
+)
 
 
 def make_params(column_count, foundation_count, stock_size, same_suit, foundation_return, card_count):

@@ -1,4 +1,7 @@
-"""Paced tests: the dead-end tests inside the search stand down while they have not paid.
+"""The rations of the dead-end tests, in one place: the paced tests inside the search, the tests of
+costly positions of the path, and the solve's tests of its path over triples.
+
+Paced tests: the dead-end tests inside the search stand down while they have not paid.
 
 The tests inside the search cost time whether or not they find anything: a full pairwise test
 (``h2``) 0.03-0.5 ms (README.md, "The pairwise dead-end test"), up to some 700 positions of
@@ -8,38 +11,63 @@ many times over (on the hard list 7-650 positions proved dead per full test, 2-6
 dead), but on a few they find next to nothing (KPat 4000172: 753 positions in 17,841 tests and
 7.8 M checks, a fifth of its 16 s; KPat 7000007: none).
 
-Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while
-their count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
-``TESTS_ON_TRIAL``) plus the positions the pairwise tests and their remembered dead tables have
-proved dead (``tests_pay``); the checks of the remembered tables only while their count is below
-CHECKS_PER_DEAD for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` (the
-solve's ``CHECKS_PER_TABLE``) for each dead table the full test stored (``checks_pay``). Either
-slot at 0 leaves its tests unpaced. A position proved dead spares at least itself, so the count
-is a floor of what the tests bought; a closed gate opens again when a test still running (a
-search's root test, a check of the tables) proves more positions dead. The families of the test
-over triples (``triple_nogoods``) are not counted: they pay for the tests over triples, which are
-rationed on their own. Not paced: the test of each search's root, and the tests over triples.
+Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while their
+count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
+``SearchConfig.tests_on_trial``) plus the positions the pairwise tests and their remembered dead
+tables have proved dead (``tests_pay``); the checks of the remembered tables only while their count
+is below ``control[CONTROL_CHECKS_PER_DEAD]`` for each position they proved dead plus
+``control[CONTROL_CHECKS_PER_TABLE]`` for each dead table the full test stored (``checks_pay``).
+Either trial or allowance per table at 0 leaves its tests unpaced. A position proved dead spares at
+least itself, so the count is a floor of what the tests bought; a closed gate opens again when a
+test still running (a search's root test, a check of the tables) proves more positions dead. The
+families of the test over triples (``triple_nogoods``) are not counted: they pay for the tests over
+triples, which are rationed on their own. Not paced: the test of each search's root, and the tests
+over triples.
 
-The case split on twins (``prune.twins_verdict``, TWIN_SPLIT) costs about three plain HOPELESS
-tests (1.3-1.7 us against 0.44 on a deal's opening) and, on most deals where it runs often, proves
-a position dead that HOPELESS leaves alive every 3-35 tests (KPat 9000156, 5000064, 1000051,
-1000130; counted over a solve), on some one in 250-350 (PySolFC 531, KPat 3000105, 500023) or
-none (KPat 9000102). Paced, a search's tests after a move (``search.pins_dead``) take the split
-while they number fewer than the trial (``control[CONTROL_SPLITS_ON_TRIAL]``, the solve's
-``SPLITS_ON_TRIAL``) plus SPLITS_PER_DEAD for each position only the split proved dead
-(``splits_pay``); after that one test in SPLIT_SAMPLE still takes it (``split_now``), so a deal
-whose split pays only later (KPat 5000064: 26 such positions in its first 12,600 splits, one in
-four tests over the solve) opens the gate again. The others are HOPELESS's plain test. Each search
-keeps its own counts (``control``), the probes' and the full search's apart.
+The case split on twins (``prune.twins_verdict``, TWIN_SPLIT) costs about three plain HOPELESS tests
+(1.3-1.7 us against 0.44 on a deal's opening) and, on most deals where it runs often, proves a
+position dead that HOPELESS leaves alive every 3-35 tests (KPat 9000156, 5000064, 1000051, 1000130;
+counted over a solve), on some one in 250-350 (PySolFC 531, KPat 3000105, 500023) or none (KPat
+9000102). Paced, a search's tests after a move (``search.pins_dead``) take the split while they
+number fewer than the trial (``control[CONTROL_SPLITS_ON_TRIAL]``, the solve's
+``SearchConfig.splits_on_trial``) plus ``control[CONTROL_SPLITS_PER_DEAD]`` for each position only
+the split proved dead (``splits_pay``); after that one test in ``control[CONTROL_SPLIT_SAMPLE]``
+still takes it (``split_now``), so a deal whose split pays only later (KPat 5000064: 26 such
+positions in its first 12,600 splits, one in four tests over the solve) opens the gate again. The
+others are HOPELESS's plain test. Each search keeps its own counts (``control``), the probes' and
+the full search's apart.
 
-Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS
-alike, ``prune``), and pacing only chooses which of them run, so a paced search proves a position
-lost only by tests that prove it, and an exhausted paced search is a proof as an unpaced one is;
-a won deal stays won and a lost one lost.
+The tests of costly positions of the path (``search.test_costly``) are rationed too
+(``costly_test_allowed``): at most one per ``control[CONTROL_COSTLY_AFTER]`` positions of the
+search, plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, so a deal
+where they seldom prune pays little; and paced (``tests_pay``).
+
+The path's tests over triples (``path_test_due``, asked from Python between two chunks of the search
+by ``solver.search.dead_ends``): a test over triples (``engine.h3``) of a hard deal's mid-game
+position costs 35-60 ms, the search of some 50,000-100,000 positions. Where the tests find dead
+positions they can spare millions (KPat 3000105: lost in 8.0 M positions with them, still unknown at
+40 M without), and their first find comes early (KPat 3000105 and 500023: the 8th and the 7th test);
+where they find none they are pure cost (KPat 4000172: 30 tests, 1.1 s of its 10.4; PySolFC 9288:
+412 tests, 14 s of 138). So the ration (the numbers are the solve's ``SearchConfig``'s
+``path_triples_spacing``, ``_credit`` and ``_trial``): at most one test per spacing positions of the
+solve plus the credit for each test that proved a position dead; and while none has, after the
+trial's tests the gap before each further test doubles (tests at 15, 17, 21, 29, 45, 77 M positions
+of the solve, ...). A first find after the trial lets the ration catch up with the plain one, one
+test a chunk of the search (``SearchConfig.chunk_ends_every`` positions), so never more tests than
+before the backoff, if bunched. The spacing and the credit were tuned on KPat 3000105, 1000051 and
+PySolFC 1296, 5724 (docs/hard-tail.md, "Remembered families of triples"), the trial on the first
+finds of KPat 3000105 and 500023 (docs/hard-tail.md, "The path's tests over triples backed off").
+
+Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS alike,
+``prune``; ``h3``, ``triple_nogoods``), and the rations only choose which of them run, so a paced
+search proves a position lost only by tests that prove it, and an exhausted paced search is a proof
+as an unpaced one is; a won deal stays won and a lost one lost.
 Pacing changes what a search costs and which positions it visits, so under a budget of positions
 or seconds what is left unknown can differ. The gates count positions and tests, not seconds, and
 are asked between positions, so a paced search does not depend on the machine's speed.
 """
+
+from typing import NamedTuple
 
 from solver.engine.h2 import (
     H2_HEADER,
@@ -50,20 +78,20 @@ from solver.engine.h2 import (
 )
 from solver.engine.jit import kernel
 from solver.engine.layout import (
+    CONTROL_CHECKS_PER_DEAD,
     CONTROL_CHECKS_PER_TABLE,
+    CONTROL_COSTLY_CREDIT,
+    CONTROL_COSTLY_DEAD,
+    CONTROL_COSTLY_TESTS,
+    CONTROL_COSTLY_WAIT,
     CONTROL_SPLIT_CALLS,
     CONTROL_SPLIT_DEAD,
+    CONTROL_SPLIT_SAMPLE,
     CONTROL_SPLIT_SKIPS,
     CONTROL_SPLITS_ON_TRIAL,
+    CONTROL_SPLITS_PER_DEAD,
     CONTROL_TESTS_ON_TRIAL,
 )
-
-# the checks of the remembered dead tables each position they proved dead allows
-CHECKS_PER_DEAD = 1_000
-# the tests with the case split on twins each position only the split proved dead allows, and
-# while those are spent, one test in SPLIT_SAMPLE still takes the split
-SPLITS_PER_DEAD = 50
-SPLIT_SAMPLE = 16
 
 
 @kernel
@@ -78,30 +106,69 @@ def tests_pay(control, dead_ends):
 
 @kernel
 def checks_pay(control, dead_ends):
-    """Unpaced, or are the checks of the remembered dead tables so far fewer than CHECKS_PER_DEAD
-    for each position they proved dead plus ``control[CONTROL_CHECKS_PER_TABLE]`` for each table
-    the full test stored?"""
+    """Unpaced, or are the checks of the remembered dead tables so far fewer than
+    ``control[CONTROL_CHECKS_PER_DEAD]`` for each position they proved dead plus
+    ``control[CONTROL_CHECKS_PER_TABLE]`` for each table the full test stored?"""
     per_table, header = control[CONTROL_CHECKS_PER_TABLE], dead_ends[H2_HEADER]
-    allowed = CHECKS_PER_DEAD * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
+    per_dead = control[CONTROL_CHECKS_PER_DEAD]
+    allowed = per_dead * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
     return per_table <= 0 or header[HEADER_NOGOOD_CALLS] < allowed
 
 
 @kernel
 def splits_pay(control):
     """Unpaced, or are the search's tests with the case split on twins so far fewer than the
-    trial (``control[CONTROL_SPLITS_ON_TRIAL]``) plus SPLITS_PER_DEAD for each position only the
-    split proved dead?"""
+    trial (``control[CONTROL_SPLITS_ON_TRIAL]``) plus ``control[CONTROL_SPLITS_PER_DEAD]`` for each
+    position only the split proved dead?"""
     trial = control[CONTROL_SPLITS_ON_TRIAL]
-    allowed = trial + SPLITS_PER_DEAD * control[CONTROL_SPLIT_DEAD]
+    allowed = trial + control[CONTROL_SPLITS_PER_DEAD] * control[CONTROL_SPLIT_DEAD]
     return trial <= 0 or control[CONTROL_SPLIT_CALLS] < allowed
 
 
 @kernel
 def split_now(control):
     """Does this test of the search take the case split on twins: while the split pays
-    (``splits_pay``), and after that one test in SPLIT_SAMPLE (whose dead positions can open the
-    gate again)? Counts the tests asked after the allowance ran out, the sampled ones included."""
+    (``splits_pay``), and after that one test in ``control[CONTROL_SPLIT_SAMPLE]`` (whose dead
+    positions can open the gate again)? Counts the tests asked after the allowance ran out, the
+    sampled ones included."""
     if splits_pay(control):
         return True
     control[CONTROL_SPLIT_SKIPS] += 1
-    return control[CONTROL_SPLIT_SKIPS] % SPLIT_SAMPLE == 0
+    return control[CONTROL_SPLIT_SKIPS] % control[CONTROL_SPLIT_SAMPLE] == 0
+
+
+@kernel
+def costly_test_allowed(control, dead_ends, nodes, after):
+    """May ``search.test_costly`` test a costly position now, ``nodes`` positions into the
+    search (``after``: ``control[CONTROL_COSTLY_AFTER]``)? At most one test per ``after``
+    positions plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, while
+    the tests pay (``tests_pay``); when not, ``control[CONTROL_COSTLY_WAIT]`` says when to ask
+    again (the next allowance, or ``after`` positions on)."""
+    allowed = control[CONTROL_COSTLY_DEAD] * control[CONTROL_COSTLY_CREDIT] + nodes // after
+    if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
+        control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
+        return False
+    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
+        control[CONTROL_COSTLY_WAIT] = nodes + after
+        return False
+    return True
+
+
+class PathRation(NamedTuple):
+    """The ration of the path's tests over triples (the solve's ``SearchConfig.path_ration``):
+    one test per ``spacing`` positions of the solve, ``credit`` more for each that proved a
+    position dead, the gaps doubling after ``trial`` tests while none has."""
+
+    spacing: int
+    credit: int
+    trial: int
+
+
+def path_test_due(ration: PathRation, tests: int, dead: int, nodes: int) -> bool:
+    """May the solve, having searched ``nodes`` positions and tested its path ``tests`` times
+    (``dead`` of them proving a position dead), test once more under ``ration``? (Plain Python:
+    asked between two chunks of the search.)"""
+    if dead == 0 and tests >= ration.trial:
+        beyond = tests - ration.trial + 1  # the gaps after the trial's last: 2, 4, 8, ... spacings
+        return nodes >= ration.spacing * (ration.trial - 3 + 2 ** (beyond + 1))
+    return tests < 1 + nodes // ration.spacing + ration.credit * dead

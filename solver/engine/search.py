@@ -57,7 +57,6 @@ from solver.engine.layout import (
     CARD_COUNT,
     COLUMNS,
     CONTROL_BRANCH_LIMIT,
-    CONTROL_CHECKS_PER_TABLE,
     CONTROL_COSTLY_AFTER,
     CONTROL_COSTLY_DEAD,
     CONTROL_COSTLY_FROM,
@@ -75,9 +74,7 @@ from solver.engine.layout import (
     CONTROL_SIZE,
     CONTROL_SPLIT_CALLS,
     CONTROL_SPLIT_DEAD,
-    CONTROL_SPLITS_ON_TRIAL,
     CONTROL_STATUS,
-    CONTROL_TESTS_ON_TRIAL,
     CONTROL_TRUNCATED,
     MOVE_LIST_SIZE,
     STACK_APPLIED,
@@ -90,6 +87,8 @@ from solver.engine.layout import (
     STACK_SCORES,
     STACK_STARTS,
     STACK_TESTED,
+    TUNING_SLOTS,
+    KernelTuning,
     cards_home,
     position_keys,
     stock_left,
@@ -107,7 +106,7 @@ from solver.engine.moves import (
     generate_moves,
 )
 from solver.engine.nogoods import held_by_ring, remember_dead
-from solver.engine.pacing import checks_pay, split_now, tests_pay
+from solver.engine.pacing import checks_pay, costly_test_allowed, split_now, tests_pay
 from solver.engine.path_facts import UNREAD, read_facts
 from solver.engine.prune import (
     ALIVE,
@@ -127,8 +126,6 @@ from solver.engine.triple_nogoods import held_by_family, remember_family
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 # modes (control[CONTROL_MODE])
 DFS, IDA = 0, 1
-# costly positions' pairwise tests: the tests a test that finds a dead position earns
-COSTLY_CREDIT = 20
 # False in the light search kernels, compiled without the dead-end tests beyond HOPELESS (``groups``)
 DEAD_END_TESTS = True
 
@@ -138,29 +135,21 @@ def make_control(
     options: int,
     limit: int,
     grow_at: int,
+    tuning: KernelTuning,
     branch_limit: int = 0,
     deal_score: int = 0,
-    pairs_spacing: int = 0,
-    costly_after: int = 0,
-    tests_on_trial: int = 0,
-    checks_per_table: int = 0,
-    splits_on_trial: int = 0,
 ) -> np.ndarray:
-    """A control block (see ``layout``). ``branch_limit`` > 0 searches only that many
-    best-ordered moves per position: a search for a quick win that marks itself truncated
-    (it can never prove unsolvable). ``deal_score``: the stock deal's place in the move order;
-    ``pairs_spacing``, ``costly_after``: where the pairwise tests run in the search
-    (``pairs_due``, ``test_costly``); ``tests_on_trial``, ``checks_per_table``: how they are
-    paced, ``splits_on_trial``: how the case split on twins is (``pacing``; each at 0: its
-    tests unpaced)."""
+    """A control block (see ``layout``). ``tuning``: where the pairwise tests run in the search
+    (``pairs_due``, ``test_costly``) and how they and the case split on twins are paced
+    (``pacing``; a trial at 0: its tests unpaced), written into the block's tuning slots.
+    ``branch_limit`` > 0 searches only that many best-ordered moves per position: a search for
+    a quick win that marks itself truncated (it can never prove unsolvable). ``deal_score``: the
+    stock deal's place in the move order."""
     control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+    for slot, value in zip(TUNING_SLOTS, tuning, strict=True):
+        control[slot] = value
     control[CONTROL_BRANCH_LIMIT] = branch_limit
     control[CONTROL_DEAL_SCORE] = deal_score
-    control[CONTROL_PAIRS_SPACING] = pairs_spacing
-    control[CONTROL_COSTLY_AFTER] = costly_after
-    control[CONTROL_TESTS_ON_TRIAL] = tests_on_trial
-    control[CONTROL_CHECKS_PER_TABLE] = checks_per_table
-    control[CONTROL_SPLITS_ON_TRIAL] = splits_on_trial
     control[CONTROL_MODE] = mode
     control[CONTROL_OPTIONS] = options
     control[CONTROL_LIMIT] = limit
@@ -303,9 +292,8 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     below it (a subtree that large is likely to be larger still; its positions are searched
     in the order they were entered, shallowest first, and each is tested once). The path is
     taken back to that position for the test and made again after it; a dead position is left
-    at once, its move list exhausted. Tests are rationed: at most one per COSTLY_AFTER positions
-    of the search, plus COSTLY_CREDIT for each test that found a dead position, so a deal where
-    they seldom prune pays little; and paced (``tests_pay``). Returns the depth to go on from.
+    at once, its move list exhausted. Tests are rationed and paced
+    (``pacing.costly_test_allowed``). Returns the depth to go on from.
     (The search calls it only when the shallowest candidate's subtree is that large: see
     ``costly_after``.)"""
     after = control[CONTROL_COSTLY_AFTER]
@@ -316,12 +304,7 @@ def test_costly(state, params, zobrist, column_keys, stack, control, dead_ends, 
     control[CONTROL_COSTLY_FROM] = shallowest
     if shallowest > depth or nodes - entered[shallowest] < after:
         return depth
-    allowed = control[CONTROL_COSTLY_DEAD] * COSTLY_CREDIT + nodes // after
-    if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
-        control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
-        return depth
-    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
-        control[CONTROL_COSTLY_WAIT] = nodes + after
+    if not costly_test_allowed(control, dead_ends, nodes, after):
         return depth
     tested[shallowest] = 1
     control[CONTROL_COSTLY_TESTS] += 1

@@ -25,10 +25,20 @@ RETRY_SECONDS = 1.0
 class ClaimedDeals:
     """An iterator over the deals of ``pending`` this run has claimed, in order, then over
     those other runs held; yields WAIT while only deals held elsewhere are left. A run
-    retrying unknowns (``retry``) leaves those another run retried meanwhile."""
+    retrying unknowns (``retry``) leaves those another run retried meanwhile; the deals held
+    elsewhere are asked for again at most every ``retry_seconds``."""
 
-    def __init__(self, store, pending, skip_statuses, retry: Retry | None = None, say=None):
+    def __init__(
+        self,
+        store,
+        pending,
+        skip_statuses,
+        retry: Retry | None = None,
+        say=None,
+        retry_seconds: float = RETRY_SECONDS,
+    ):
         self.store = store
+        self.retry_seconds = retry_seconds
         self.say = say  # told once what the run waits for
         self.pending = pending
         self.skip_statuses = skip_statuses
@@ -48,7 +58,7 @@ class ClaimedDeals:
             raise StopIteration
         if time.monotonic() < self.next_retry:
             return WAIT
-        self.next_retry = time.monotonic() + RETRY_SECONDS
+        self.next_retry = time.monotonic() + self.retry_seconds
         for _ in range(len(self.deferred)):
             if self.take(deal := self.deferred.popleft()):
                 return deal

@@ -16,7 +16,7 @@ class Budget:
         """``on_bound(bound, length)``: told each time ``--minimal`` proves that no line is
         shorter than ``bound`` moves, the shortest line found so far being ``length`` long.
         ``cancel``: a handle with ``is_set()`` (a ``threading.Event``), read between chunks of
-        the search (about ``solver.search.solve.CHUNK_SECONDS``): once set, the solve ends with an
+        the search (about ``SearchConfig.chunk_seconds``): once set, the solve ends with an
         unknown verdict, interrupted. The handles of ``interrupts.cancelled_by`` and the command
         line's Ctrl-C are read too."""
         self.limits = limits

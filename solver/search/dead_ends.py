@@ -1,12 +1,16 @@
 """The dead-end tests a solve runs from Python: this thread's tables of the pairwise test and the
-test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, and the
-tests of the root (``solver.search.solve.run_testing_root`` calls them once a deal proved not easy)."""
+test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, the
+tests of the root (``solver.search.solve.run_testing_root`` calls them once a deal proved not
+easy), and the tests of positions of a search's path over triples between two of its chunks
+(``test_path_over_triples``, rationed by ``engine.pacing.path_test_due``)."""
 
 import threading
 
 import numpy as np
 
-from solver.engine import h2, h3, moves
+from solver.engine import h2, h3, layout, moves, search
+from solver.engine.pacing import path_test_due
+from solver.search.budget import Budget
 from solver.search.packing import Packed
 
 _thread_tables = threading.local()
@@ -52,7 +56,7 @@ def dead_end_counters() -> dict[str, int]:
 
 def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
     """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
-    Called once the solve has searched ``solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
+    Called once the solve has searched ``SearchConfig.root_pairs_after`` positions without a verdict, so
     easy deals never pay for a test; every search started after it tests its root (the
     proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
     the positions after it (``engine.search.pairs_due``). The tables are built here, for
@@ -80,3 +84,63 @@ def light_search_will_do(dead_ends) -> bool:
     header = dead_ends[h2.H2_HEADER]
     tests_started = header[h2.HEADER_PAIRS_ON] or header[h2.HEADER_ROOT_TRIPLES]
     return not (tests_started or header[h2.HEADER_RING_FILL] or header[h2.HEADER_FAMILY_FILL])
+
+
+# A search's path tested over triples. ``searched`` is a ``solver.search.solve.Search``: its packed
+# position, control block, stack, tables and config, and ``path_tested``, the positions of its path
+# tested so far (each by its depth and the positions searched when it was entered).
+
+
+def test_path_over_triples(searched, budget: Budget) -> None:
+    """With PATH_TRIPLES, once the root was tested over triples and found alive: the shallowest
+    position of ``searched``'s path not yet tested whose subtree holds the config's
+    ``path_triples_after`` positions gets the test (``engine.search.path_triples_dead``, which
+    leaves it and remembers its family when it is dead), rationed per solve."""
+    control, header = searched.control, searched.dead_ends[h2.H2_HEADER]
+    if not path_tests_allowed(searched, budget):
+        return
+    nodes, depth = int(control[layout.CONTROL_NODES]), int(control[layout.CONTROL_DEPTH])
+    entered = searched.stack[layout.STACK_ENTERED]
+    for at in range(1, depth + 1):
+        if nodes - entered[at] < searched.config.path_triples_after:
+            return
+        if (at, int(entered[at])) not in searched.path_tested:
+            searched.path_tested.add((at, int(entered[at])))
+            header[h2.HEADER_PATH_TESTS] += 1
+            header[h2.HEADER_PATH_DEAD] += path_position_dead(searched, at)
+            return
+
+
+def path_position_dead(searched, at: int) -> bool:
+    """Test the position at depth ``at`` of ``searched``'s path over triples; a dead one is left."""
+    p = searched.packed
+    return bool(
+        search.path_triples_dead(
+            p.state,
+            p.params,
+            p.zobrist,
+            p.column_keys,
+            searched.stack,
+            searched.control,
+            searched.dead_ends,
+            at,
+        )
+    )
+
+
+def path_tests_allowed(searched, budget: Budget) -> bool:
+    """May a position of ``searched``'s path be tested over triples now (the option on, a
+    depth-first search of a deal with tables, the root tested, the ration not used up, and budget
+    left: a call lasts about 0.06-0.3 s)? Foundation return included since the kernels count no
+    references: before, a call there cost about twice a strict one beside a slower search, and the
+    tests held a won deal (PySolFC 9753) past its 60 s; now it is won in 32 s with them
+    (docs/hard-tail.md, "Kernels without reference counting")."""
+    control, header = searched.control, searched.dead_ends[h2.H2_HEADER]
+    if not control[layout.CONTROL_OPTIONS] & moves.PATH_TRIPLES or control[layout.CONTROL_MODE] != search.DFS:
+        return False
+    if not header[h2.HEADER_ROOT_TRIPLES] or header[h2.HEADER_FACTS] == 0:
+        return False
+    if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
+        return False
+    tests, dead = int(header[h2.HEADER_PATH_TESTS]), int(header[h2.HEADER_PATH_DEAD])
+    return path_test_due(searched.config.path_ration(), tests, dead, budget.nodes)

@@ -81,11 +81,12 @@ class ClaimsTable(Tables):
             )
             return CLAIMED
 
-    def renew_claims(self, owner: str) -> None:
-        """Extend every claim of run ``owner`` by CLAIM_SECONDS from now."""
+    def renew_claims(self, owner: str, seconds: float = CLAIM_SECONDS) -> None:
+        """Make every claim of run ``owner`` expire ``seconds`` from now (a claim's lifetime; a
+        test ages claims with a negative one, as if their run had been killed)."""
         with translated(self.path, "cannot write to"):
             self.connection.execute(
-                "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + CLAIM_SECONDS, owner)
+                "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + seconds, owner)
             )
 
     def release_claims(self, owner: str) -> None:
