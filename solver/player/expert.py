@@ -110,6 +110,8 @@ class Expert:
     lead_z: float = 2.0
     unknown_weight: float = 0.5
     turn_now: bool = False
+    every_move: bool = False
+    ties: str = "turn_soon"
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
@@ -127,8 +129,10 @@ class Expert:
         )
         check_samples(self.name, self.samples)
         check_samples(self.name, self.gone_samples, "gone_samples")
-        if not isinstance(self.turn_now, bool):
-            raise YukonError(f"{self.name} setting turn_now must be true or false, not {self.turn_now!r}")
+        for flag in ("turn_now", "every_move"):
+            value = getattr(self, flag)
+            if not isinstance(value, bool):
+                raise YukonError(f"{self.name} setting {flag} must be true or false, not {value!r}")
         if not (isinstance(self.lead_z, int | float) and 0 <= self.lead_z <= 10):
             raise YukonError(f"{self.name} setting lead_z must be a number from 0 to 10, not {self.lead_z!r}")
         if not (isinstance(self.unknown_weight, int | float) and 0 <= self.unknown_weight <= 1):
@@ -149,6 +153,8 @@ class Expert:
             "lead_z": self.lead_z,
             "unknown_weight": self.unknown_weight,
             "turn_now": self.turn_now,
+            "every_move": self.every_move,
+            "ties": self.ties,
             "max_moves": self.max_moves,
         }
 
@@ -203,6 +209,8 @@ class PlanSearch:
         self.votes: Counter = Counter()
         self.outcomes: dict[tuple[tuple, int], str] = {}
         self.fresh_first: dict[Move, bool] = {}
+        self.every_plans: list[tuple] | None = None
+        self.beaten: set[tuple] = set()
 
     @property
     def exact(self) -> bool:
@@ -213,6 +221,7 @@ class PlanSearch:
         while True:
             self.deal(target)
             ranked = self.ranked()
+            self.beaten |= {key for key in ranked[2:] if self.leads(ranked[0], key)}
             if ranked and (self.clear(ranked) or len(self.worlds) >= self.cap()):
                 return self.chosen(ranked[0])
             if len(self.worlds) >= self.cap():
@@ -242,19 +251,25 @@ class PlanSearch:
         the ``candidates`` most voted plans, and with ``turn_now`` every move that turns a
         card at once (when any world is won at all)."""
         keys = [key for key, _votes in self.votes.most_common() if self.first_is_fresh(self.plans[key])]
-        keys = keys[: self.expert.candidates]
+        keys = [key for key in keys[: self.expert.candidates] if key not in self.beaten]
         if self.expert.turn_now and self.votes:
             keys += [key for key in self.turning_now() if key not in keys]
+        if self.expert.every_move and self.votes:
+            keys += [key for key in self.move_plans() if key not in keys and key not in self.beaten]
         greedy = {move: at for at, (_score, move) in enumerate(ranked_moves(self.view))}
+        ties = {
+            "turn_soon": lambda key: (len(self.plans[key].moves), -self.votes[key]),
+            "votes": lambda key: (-self.votes[key], len(self.plans[key].moves)),
+            "buried": lambda key: (self.buried(key), len(self.plans[key].moves), -self.votes[key]),
+        }[self.expert.ties]
         return sorted(
             keys,
-            key=lambda key: (
-                -self.score(key),
-                len(self.plans[key].moves),
-                -self.votes[key],
-                greedy.get(self.plans[key].moves[0], len(greedy)),
-            ),
+            key=lambda key: (-self.score(key), *ties(key), greedy.get(self.plans[key].moves[0], len(greedy))),
         )
+
+    def buried(self, key: tuple) -> int:
+        board = reference.replay(self.worlds[0].board, list(self.plans[key].moves), self.rules)
+        return sum(down * (len(cards) - down) for cards, down in zip(board.columns, board.face_down_counts))
 
     def turning_now(self) -> list[tuple]:
         """The keys of the one-move plans that turn a card now (fresh ones only)."""
@@ -266,6 +281,32 @@ class PlanSearch:
                 self.plans.setdefault(plan.key, plan)
                 keys.append(plan.key)
         return keys
+
+    def move_plans(self) -> list[tuple]:
+        """The keys of one plan for every fresh legal move: the move, then (when it turns
+        no card) the first plan of a winning line from after it in the first world that has
+        one (of the first ``first_worlds``). Made once a decision."""
+        if self.every_plans is None:
+            self.every_plans = []
+            legal = reference.legal_moves(self.worlds[0].board, self.rules)
+            for move in self.history.fresh(self.view, legal):
+                plan = self.plan_from(move)
+                if plan is not None:
+                    self.plans.setdefault(plan.key, plan)
+                    self.every_plans.append(plan.key)
+        return self.every_plans
+
+    def plan_from(self, move: Move) -> Plan | None:
+        for world in self.worlds[: self.expert.first_worlds]:
+            first = plan_of(world.board, (move,), self.rules)
+            if first.key[1] is not None:
+                return first
+            after = reference.apply_move(world.board, move, self.rules)
+            line = solved_world(after, self.rules, self.expert.max_nodes).line
+            if line is not None:
+                rest = plan_of(after, line, self.rules)
+                return Plan((move, *rest.moves), rest.key)
+        return None
 
     def first_is_fresh(self, plan: Plan) -> bool:
         first = plan.moves[0]
@@ -300,11 +341,17 @@ class PlanSearch:
         if len(ranked) < 2:
             return True
         best, second = ranked[0], ranked[1]
-        differ = sum(
-            self.outcome(best, index) != self.outcome(second, index) for index in range(len(self.worlds))
-        )
-        lead = self.score(best) - self.score(second)
-        return differ == 0 or lead >= self.expert.lead_z * math.sqrt(differ)
+        return self.differ(best, second) == 0 or self.leads(best, second)
+
+    def differ(self, best: tuple, other: tuple) -> int:
+        """In how many worlds the two plans' outcomes differ."""
+        worlds = range(len(self.worlds))
+        return sum(self.outcome(best, index) != self.outcome(other, index) for index in worlds)
+
+    def leads(self, best: tuple, other: tuple) -> bool:
+        """Is ``best``'s lead over ``other`` clear (a sign test over the worlds)?"""
+        lead = self.score(best) - self.score(other)
+        return lead > 0 and lead >= self.expert.lead_z * math.sqrt(self.differ(best, other))
 
     def confidence(self, key: tuple | None) -> Confidence:
         if key is None:
