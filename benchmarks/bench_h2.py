@@ -42,17 +42,17 @@ import numpy as np
 from common import parse_deals, percentiles, unpaced, write_figures
 from tqdm import tqdm
 
-from solver import solve
-from solver.board import read_board
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, prune
-from solver.notation import replay_tokens
-from solver.numbering import NUMBERINGS, deal_board
-from solver.packing import pack
-from solver.reference import apply_move, legal_moves
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.board import read_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.reference import apply_move, legal_moves
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN, Limits
+from solver.search import solve
+from solver.search.dead_ends import dead_end_counters
+from solver.search.packing import pack
+from solver.search.solve import solve_position
 
 RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"

@@ -60,9 +60,11 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 
-from solver import reference
-from solver.notation import parse_token
-from solver.numbering import deal_board
+from solver.common.stats import clustered_rate_entry, percentile, rate_entry
+from solver.game import reference
+from solver.game.notation import parse_token
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import TIERS, rate_solved, tier_of
 from solver.player.greedy import GAME_MOVES, Greedy
 from solver.player.hint import MOVE, hint
@@ -72,11 +74,9 @@ from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
-from solver.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.results.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
 from solver.runs.summary import summarize
-from solver.solve import solve_position
-from solver.stats import clustered_rate_entry, percentile, rate_entry
+from solver.search.solve import solve_position
 from solver.store import Store
 
 RESULTS = Path(__file__).parent / "results"

@@ -38,7 +38,7 @@ from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
-from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE, parse_memory
+from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE, parse_memory
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

@@ -18,24 +18,24 @@ import numba
 import numpy as np
 from shapes import BENCHMARK
 
-from solver import solve
-from solver.atomic import replace_file
-from solver.formats import Format, stamped
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.record import STATUSES
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
-from solver.stats import percentile
+from solver.common.atomic import replace_file
+from solver.common.formats import Format, stamped
+from solver.common.stats import percentile
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.record import STATUSES
+from solver.results.result import Limits
+from solver.search import solve
+from solver.search.solve import solve_position
 
-PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.solve``'s pacing
+PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.search.solve``'s pacing
 
 
 @contextlib.contextmanager
 def unpaced(names: tuple[str, ...] = PACING):
     """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
-    constants ``names`` of ``solver.solve`` at 0, put back after (an older checkout without them
+    constants ``names`` of ``solver.search.solve`` at 0, put back after (an older checkout without them
     is left as it is)."""
     paced = {name: getattr(solve, name) for name in names if hasattr(solve, name)}
     for name in paced:

@@ -10,8 +10,8 @@ from tables import read_table
 from solver.catalogue.candidates import solved_records
 from solver.catalogue.files import catalogue_name, read_catalogue
 from solver.catalogue.ladder_games import LadderGames
-from solver.result import SOLVED, TIER_NAMES
-from solver.rules import Rules
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, TIER_NAMES
 
 STUDY = Path(__file__).parent / "results" / "study"
 

@@ -6,8 +6,8 @@ import io
 import sys
 from pathlib import Path
 
-from solver.atomic import replace_file
-from solver.result import SOLVED, TIER_NAMES
+from solver.common.atomic import replace_file
+from solver.results.result import SOLVED, TIER_NAMES
 
 DPI = 120
 TIER_COLOURS = dict(zip(TIER_NAMES, ("#4daf4a", "#ff7f00", "#e41a1c"), strict=True))

@@ -4,7 +4,7 @@ lines, and rewriting a README's generated block between its two marker lines."""
 import os
 from pathlib import Path
 
-from solver.atomic import replace_file
+from solver.common.atomic import replace_file
 from solver.errors import YukonError
 
 ALIGNMENT = {"l": "---", "r": "---:"}

@@ -2,13 +2,13 @@
 and ``study.json`` of the study, ``scaling.json`` of ``bench_scaling.py``. Counts are keyed by
 status (solved / unsolvable / unknown); percentile entries hold median / p90 / p99 / max.
 
-Every file names its format in its first two keys (``solver/formats.py``): the three above
+Every file names its format in its first two keys (``solver/common/formats.py``): the three above
 their own, every other figures file ``common.write_json`` writes ``yukon-benchmark``. Files
 written before the keys came lack them; their readers take them as version 1."""
 
 from typing import NotRequired, TypedDict
 
-from solver.formats import Format
+from solver.common.formats import Format
 
 STUDY = Format("yukon-study", 1)
 TABLE_SOURCE = Format("yukon-study-source", 1)

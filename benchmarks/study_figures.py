@@ -11,9 +11,9 @@ from shapes import ExtensionPlan, RetryPlan, ReturnFigures, RuleSetFigures, Stud
 from tables import Table, contiguous_prefix
 
 from solver.commands import solve_command
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.rules import Rules
-from solver.stats import Z_95, length_summary, percentile, rate_entry, win_rates
+from solver.common.stats import Z_95, length_summary, percentile, rate_entry, win_rates
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 
 STATUS_ORDER = (SOLVED, UNSOLVABLE, UNKNOWN)
 TARGET_HALF_WIDTH = 0.001

@@ -6,7 +6,7 @@ from shapes import StudyFigures
 from study_figures import RETRY_TIME_LIMIT
 from tables import retries_of
 
-from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
+from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 MARKERS = ("<!-- winnability:start -->", "<!-- winnability:end -->")
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from shapes import TABLE_SOURCE, TableSource
 
-from solver.atomic import replace_file
 from solver.commands import solve_command
+from solver.common.atomic import replace_file
+from solver.common.formats import check_format, stamped, unstamped
 from solver.errors import YukonError
-from solver.formats import check_format, stamped, unstamped
-from solver.result import UNKNOWN
-from solver.rules import Rules
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN
 from solver.runs.batch import as_deal_range
 from solver.store import Store
 

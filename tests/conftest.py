@@ -7,7 +7,7 @@ import pytest
 from cold_start_runs import ColdStarts
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
 
-from solver.ranges import parse_range
+from solver.game.ranges import parse_range
 from solver.runs.batch import run_batch
 
 

@@ -4,9 +4,9 @@ one real game's rows."""
 import sys
 from pathlib import Path
 
+from solver.game.rules import Rules
 from solver.player.sampling import Sampling
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_confidence  # noqa: E402

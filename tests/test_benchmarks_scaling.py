@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.stats import percentile
+from solver.common.stats import percentile
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_scaling  # noqa: E402

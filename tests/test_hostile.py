@@ -20,21 +20,21 @@ import pytest
 from stores import NODES, RUSSIAN, YUKON, copy_store, fake_record, snapshot, stored_rows
 from test_cli import assert_bad_input, run
 
-from solver.board import MAX_BOARD_BYTES
 from solver.catalogue.files import checksum, read_catalogue, save_catalogue, shipped_directory
 from solver.cli import main
 from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
-from solver.numbering import deal_board
-from solver.record import Record, now_text
-from solver.result import Limits, parse_memory
+from solver.game.board import MAX_BOARD_BYTES
+from solver.game.numbering import deal_board
+from solver.results.record import Record, now_text
+from solver.results.result import Limits, parse_memory
+from solver.results.verify import MAX_LINE_CHARS, verify_records
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.runs.loop import stopped_line
 from solver.runs.report import RunReport
 from solver.store import BUSY, CLAIMED, DONE, Retry, Store
-from solver.verify import MAX_LINE_CHARS, verify_records
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
 

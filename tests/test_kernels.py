@@ -19,7 +19,7 @@ def package_modules(package):
 
 
 ENGINE_MODULES = package_modules(solver.engine)
-FORBIDDEN_IMPORTS = ("click", "sqlite3", "solver.cli", "solver.store", "solver.reference", "tqdm")
+FORBIDDEN_IMPORTS = ("click", "sqlite3", "solver.cli", "solver.store", "solver.game.reference", "tqdm")
 
 
 def engine_kernels():

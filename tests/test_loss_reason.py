@@ -1,4 +1,4 @@
-"""Why a deal is lost (``solver.loss_reason``), checked against the dead-end tests' own
+"""Why a deal is lost (``solver.search.loss_reason``), checked against the dead-end tests' own
 derivations: the plain-Python HOPELESS fixpoint flags exactly the positions the kernel's
 ``prune.hopeless`` flags; the cards it finds never home are cards whose *home* fact the
 kernel's pairwise table finds unreachable; every step of a reason can be checked on the
@@ -13,16 +13,16 @@ import pytest
 from click.testing import CliRunner
 from strategies import playout
 
-from solver.board import Board
-from solver.cards import card_text, parse_card
 from solver.cli import main
-from solver.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.result import UNSOLVABLE, Limits, Proof
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import card_text, parse_card
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.result import UNSOLVABLE, Limits, Proof
 from solver.runs.batch import run_batch
-from solver.solve import solve_position
+from solver.search.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
+from solver.search.solve import solve_position
 from solver.store import Store
 
 RULE_SETS = [Rules("yukon"), Rules("yukon", True), Rules("russian"), Rules("russian", True)]

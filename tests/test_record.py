@@ -9,8 +9,9 @@ from stores import NODES, RUSSIAN, fake_record
 
 import solver
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.record import (
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.record import (
     FIELD_NAMES,
     OPTIONAL_NAMES,
     REPLAY_FIELDS,
@@ -18,10 +19,9 @@ from solver.record import (
     decode_deal,
     encode_deal,
 )
-from solver.result import Limits, Result
-from solver.rules import Rules
+from solver.results.result import Limits, Result
+from solver.results.verify import read_record
 from solver.store import COLUMNS
-from solver.verify import read_record
 
 # The names 0.1.0 published (store columns and JSON lines, in export order): they must stay.
 PUBLISHED = (

@@ -12,14 +12,14 @@ import time
 import pytest
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, Faulty, comparable, stored_rows
 
-from solver.board import parse_board
 from solver.errors import YukonError
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.reference import is_won
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.board import parse_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.reference import is_won
+from solver.game.rules import Rules
+from solver.results.result import Limits
 from solver.runs.batch import run_batch
 from solver.runs.solve_deal import solve_deal
 
@@ -113,8 +113,8 @@ import time
 
 from solver.runs.batch import run_batch
 from solver.runs.solve_deal import solve_deal
-from solver.result import Limits
-from solver.rules import Rules
+from solver.results.result import Limits
+from solver.game.rules import Rules
 
 LAST_FINISHING_DEAL = 20
 

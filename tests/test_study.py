@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from stores import fake_record
 
-from solver.formats import unstamped
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.rules import Rules
-from solver.stats import rate_entry
+from solver.common.formats import unstamped
+from solver.common.stats import rate_entry
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from solver.api import solve_deal
+from solver.api.catalogue import catalogue_folder, catalogue_hits, daily_deal
 from solver.catalogue.files import rule_set_name
-from solver.catalogue_api import catalogue_folder, catalogue_hits, daily_deal
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -26,7 +26,7 @@ from solver.cli.options import (
     variant_option,
 )
 from solver.errors import YukonError
-from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
+from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 
@@ -136,8 +136,8 @@ def build(
         tier_candidates,
     )
     from solver.catalogue.ladder_games import LadderGames
+    from solver.game.ranges import parse_range
     from solver.player.difficulty import LADDER_CALIBRATION, model_header
-    from solver.ranges import parse_range
 
     name = rule_set_name(rules.variant, rules.foundation_return, numbering)
     store = Path(store_path or f"runs/{name}.db")
@@ -278,8 +278,8 @@ def check(deal, variant, numbering, directory, then_solve, limits):
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
         sys.exit(IN_NO_CATALOGUE)
-    from solver.interrupts import passing_ctrl_c_on
-    from solver.rules import Rules
+    from solver.common.interrupts import passing_ctrl_c_on
+    from solver.game.rules import Rules
 
     with passing_ctrl_c_on():
         outcome = solve_deal(number, Rules(variant), numbering=numbering, limits=limits)

@@ -16,11 +16,11 @@ from solver.cli.options import (
 )
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted, decoded_text
-from solver.explain import board_sentence
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.ranges import split_numbering
-from solver.reference import IllegalMove, is_won
+from solver.game.explain import board_sentence
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.ranges import split_numbering
+from solver.game.reference import IllegalMove, is_won
 
 
 @click.command()

@@ -5,12 +5,12 @@ import functools
 
 import click
 
-from solver.board import Board, board_bytes, read_board
 from solver.errors import YukonError, decoded_text
-from solver.numbering import NUMBERINGS, deal_board
-from solver.ranges import deal_number, split_numbering
-from solver.result import Limits, parse_memory
-from solver.rules import VARIANT_ALIASES, VARIANTS, Rules
+from solver.game.board import Board, board_bytes, read_board
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.ranges import deal_number, split_numbering
+from solver.game.rules import VARIANT_ALIASES, VARIANTS, Rules
+from solver.results.result import Limits, parse_memory
 
 
 def variant_option(function):

@@ -19,7 +19,7 @@ from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted
 from solver.player.decision import MAX_SAMPLES
-from solver.result import LARGEST_INTEGER
+from solver.results.result import LARGEST_INTEGER
 from solver.runs.progress import is_terminal
 
 # Seconds a hint runs before it shows its progress.
@@ -151,7 +151,7 @@ def play(deals, rules, numbering, policy, runs, seed, samples, max_nodes, out, j
     games per transaction: running the same command again resumes a stopped run.
       yukon play 1-1000 --policy greedy --runs 16 --out runs/yukon.db
     """
-    from solver.ranges import parse_range
+    from solver.game.ranges import parse_range
     from solver.runs.play import play_series, run_plays
 
     series = play_series(policy, given_settings(samples, max_nodes), runs, seed)
@@ -176,7 +176,7 @@ def rate(deals, rules, numbering, runs, seed, limits, out, jobs):
     The same version, runs and seed give the same ratings.
       yukon rate 1-1000 --variant russian --out runs/russian.db
     """
-    from solver.ranges import parse_range
+    from solver.game.ranges import parse_range
     from solver.runs.play import RatingSeries, run_ratings
 
     report = run_ratings(

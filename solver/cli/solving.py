@@ -18,11 +18,11 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
+from solver.common.interrupts import exit_status
 from solver.errors import YukonError, counted
-from solver.interrupts import exit_status
-from solver.ranges import parse_range
-from solver.record import Record
-from solver.result import EXIT_CODES, Spent
+from solver.game.ranges import parse_range
+from solver.results.record import Record
+from solver.results.result import EXIT_CODES, Spent
 
 # Exit status of a range run that met a verdict contradicting the stored one.
 CONTRADICTION_STATUS = 4
@@ -75,8 +75,8 @@ def solve(deal, board_file, rules, numbering, limits, explain, **batch):
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
     if board_file is None and deal is not None and is_range(deal):
         stream_records(parse_range(deal, numbering), rules, numbering, limits)
-    from solver.explain import line_sentences
-    from solver.solve import solve_position
+    from solver.game.explain import line_sentences
+    from solver.search.solve import solve_position
 
     board, number = opening(deal, board_file, rules, numbering)
     result = solve_position(board, rules, limits, on_bound=tell_bound if limits.minimal else None)

@@ -40,15 +40,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.board import Board
 from solver.errors import YukonError
+from solver.game.board import Board
+from solver.game.rules import Rules
 from solver.player.greedy import Greedy
 from solver.player.ladder import GATE, LADDER, Rung
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
-from solver.result import SOLVED, TIER_NAMES, Limits, Result
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.results.result import SOLVED, TIER_NAMES, Limits, Result
+from solver.search.solve import solve_position
 from solver.store.player_rows import RatingFigures as Rating
 
 MIN_RUNS = 16

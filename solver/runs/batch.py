@@ -9,11 +9,11 @@ share the work.
 """
 
 from solver.errors import YukonError
-from solver.numbering import check_deal_number
-from solver.ranges import DealRange, merge
-from solver.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.numbering import check_deal_number
+from solver.game.ranges import DealRange, merge
+from solver.game.rules import Rules
+from solver.results.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
+from solver.results.result import UNKNOWN, Limits
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
 from solver.runs.cluster import DASK_QUEUED
 from solver.runs.loop import Execution, run_deals

@@ -19,12 +19,12 @@ so the deal is retried by the next run.
 """
 
 from solver.errors import ArgumentError, YukonError, counted
-from solver.numbering import check_deal_number
+from solver.game.numbering import check_deal_number
+from solver.game.rules import Rules
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
-from solver.record import LARGEST_INTEGER, STATUSES
-from solver.result import Limits
-from solver.rules import Rules
+from solver.results.record import LARGEST_INTEGER, STATUSES
+from solver.results.result import Limits
 from solver.runs.batch import as_deal_range, check_arguments, solve_pending
 from solver.runs.cluster import DASK_QUEUED
 from solver.runs.loop import FAILED, Execution, run_deals

@@ -6,12 +6,12 @@ A fault while solving never escapes: an exception becomes an unknown record whos
 
 import time
 
-from solver.numbering import deal_board
-from solver.record import Record
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.record import Record
+from solver.results.result import Limits
 from solver.runs.work import exception_reason
-from solver.solve import solve_position
+from solver.search.solve import solve_position
 
 
 def solve_deal(deal: int, rules: Rules, numbering: str, limits: Limits) -> Record:

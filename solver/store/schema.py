@@ -1,7 +1,7 @@
 """A results store's schema: its tables, made, migrated and checked when a store is opened.
 
 Table ``meta`` names the format, the schema version and the rule set and numbering the store
-was made for. The columns of ``results`` are the fields of ``solver.record.Record``, those
+was made for. The columns of ``results`` are the fields of ``solver.results.record.Record``, those
 of ``plays`` and ``ratings`` (schema 2) the fields of ``player_rows.Play`` and ``Rating``,
 their SQL types read from the fields' types; the ``deal`` column has no type affinity, so
 that a large deal number can be text. A store of an older schema opened for a run is
@@ -18,9 +18,9 @@ from dataclasses import fields
 from pathlib import Path
 
 from solver.errors import YukonError, clipped, first_line
-from solver.numbering import NUMBERINGS
-from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
-from solver.rules import Rules
+from solver.game.numbering import NUMBERINGS
+from solver.game.rules import Rules
+from solver.results.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
 from solver.store.connection import translated
 from solver.store.player_rows import TIER_NAMES, Play, Rating
 from solver.store.tables import RULE_SET_COLUMNS

@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 
 from solver.errors import YukonError, clipped
-from solver.numbering import MAX_DEAL
-from solver.record import DEAL_DIGITS, FIELDS, LARGEST_INTEGER
+from solver.game.numbering import MAX_DEAL
+from solver.results.record import DEAL_DIGITS, FIELDS, LARGEST_INTEGER
 from solver.store.claims import CLAIMS_SCHEMA
 from solver.store.connection import translated
 from solver.store.player_rows import Play, Rating

@@ -10,10 +10,10 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from solver.board import Board, foundation_top
-from solver.cards import card_text, parse_card, plain_text
 from solver.errors import YukonError, clipped
-from solver.reference import (
+from solver.game.board import Board, foundation_top
+from solver.game.cards import card_text, parse_card, plain_text
+from solver.game.reference import (
     FROM_FOUNDATION,
     STOCK_DEAL,
     TABLEAU,
@@ -24,7 +24,7 @@ from solver.reference import (
     foundation_slot_for,
     returnable_slots,
 )
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 TOKEN = re.compile(
     r"^(?:([0-9]{1,4})>([0-9]{1,4}|F)|F>([0-9]{1,4})):([0-9A-Z]{2,3})(?:/([0-9]{1,4}))?$|^S$",

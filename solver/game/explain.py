@@ -6,12 +6,12 @@ The hint says it from what a person sees, where the card a move turns up is not 
 card ("turns up 9D in column 3"). Both are ``move_sentence``.
 """
 
-from solver.board import Board
-from solver.cards import card_text
 from solver.errors import counted
-from solver.notation import replay_tokens
-from solver.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import card_text
+from solver.game.notation import replay_tokens
+from solver.game.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move
+from solver.game.rules import Rules
 
 
 def move_sentence(

@@ -82,15 +82,14 @@ def replace_files(directory: Path, files: dict[str, bytes | str]) -> None:
     try:
         for name, data in files.items():
             partials[name] = written_beside(directory / name, as_bytes(data)).name
-        journal = json.dumps(partials).encode("utf-8")
-        written_beside(directory / JOURNAL_NAME, journal).replace(directory / JOURNAL_NAME)  # the commit
+        replace_file(directory / JOURNAL_NAME, json.dumps(partials))  # the commit
     except BaseException:
         for partial in partials.values():
             with suppress(OSError):
                 (directory / partial).unlink()
         raise
     sync_folder(directory)
-    finish_switch(directory)
+    switch(directory, partials)
 
 
 def journal_bytes(journal: Path) -> bytes:
@@ -111,18 +110,23 @@ def finish_switch(directory: Path) -> None:
     """Complete a committed switch in ``directory`` (its journal present): rename every file
     the journal names that is still beside its target, then drop the journal. Nothing to do
     (the usual case) when there is no journal; an OSError when the folder cannot be written."""
-    journal = Path(directory) / JOURNAL_NAME
     try:
-        partials = json.loads(journal_bytes(journal))
+        partials = json.loads(journal_bytes(Path(directory) / JOURNAL_NAME))
     except FileNotFoundError:
         return
     except ValueError:  # not JSON: a journal is renamed into place whole, so never one of ours
         partials = {}
-    for name, partial in partials.items() if isinstance(partials, dict) else ():
+    switch(Path(directory), partials if isinstance(partials, dict) else {})
+
+
+def switch(directory: Path, partials: dict) -> None:
+    """Rename each hidden file of a committed journal (``partials``: target name -> hidden
+    file name) that is still beside its target over it, then drop the journal."""
+    for name, partial in partials.items():
         if not (Path(name).name == name and str(partial).startswith(f".{name}.")):
             continue  # only a hidden file beside its own target, in this folder
         with suppress(FileNotFoundError):  # renamed already (by the writer, or another reader)
-            (journal.parent / Path(str(partial)).name).replace(journal.parent / name)
-    sync_folder(journal.parent)
+            (directory / Path(str(partial)).name).replace(directory / name)
+    sync_folder(directory)
     with suppress(FileNotFoundError):
-        journal.unlink()
+        (directory / JOURNAL_NAME).unlink()

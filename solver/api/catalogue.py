@@ -11,12 +11,12 @@ from solver.catalogue.checks import checked_entry, checked_file, load_checked
 from solver.catalogue.entries import difficulty_of
 from solver.catalogue.files import read_manifest, rule_set_name, rule_set_of
 from solver.catalogue.schedule import DailyPick, daily_in
+from solver.common.formats import DAILY, stamped
 from solver.errors import ArgumentError, type_name
-from solver.formats import DAILY, stamped
-from solver.numbering import check_deal_number, deal_board
-from solver.ranges import named_deal
-from solver.result import TIER_NAMES
-from solver.rules import Rules, rules_named
+from solver.game.numbering import check_deal_number, deal_board
+from solver.game.ranges import named_deal
+from solver.game.rules import Rules, rules_named
+from solver.results.result import TIER_NAMES
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from solver.common.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.errors import YukonError
-from solver.formats import RECORD, check_format, deal_of_json, json_deal, stamped
-from solver.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
-from solver.rules import Rules
+from solver.game.rules import Rules
+from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
 from solver.version import __version__
 
 STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
@@ -42,7 +42,7 @@ class Record:
     ``deal`` is None for a position given as a board. ``status`` is solved (``solution``
     replayed as a win on the reference engine), unsolvable or unknown (``budget`` names
     what ran out; ``reason`` names the fault when the solve failed instead). ``loss_reason``:
-    why an unsolvable position is lost, in words (``solver.loss_reason``)."""
+    why an unsolvable position is lost, in words (``solver.search.loss_reason``)."""
 
     variant: str = field(metadata=REPLAYED)
     foundation_return: bool = field(metadata=REPLAYED)

@@ -108,7 +108,7 @@ class Result:
     unsolvable (the search was exhausted using only sound reductions) or unknown
     (``budget`` names what stopped the search). ``lower_bound`` (with ``Limits.minimal``
     only): no line is shorter, as far as the search for a shortest one got.
-    ``loss_reason`` (unsolvable only): why, in words (``solver.loss_reason``), told from
+    ``loss_reason`` (unsolvable only): why, in words (``solver.search.loss_reason``), told from
     ``proof``, what proved it."""
 
     status: Status

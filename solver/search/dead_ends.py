@@ -1,13 +1,13 @@
 """The dead-end tests a solve runs from Python: this thread's tables of the pairwise test and the
 test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, and the
-tests of the root (``solver.solve.run_testing_root`` calls them once a deal proved not easy)."""
+tests of the root (``solver.search.solve.run_testing_root`` calls them once a deal proved not easy)."""
 
 import threading
 
 import numpy as np
 
 from solver.engine import h2, h3, moves
-from solver.packing import Packed
+from solver.search.packing import Packed
 
 _thread_tables = threading.local()
 
@@ -52,7 +52,7 @@ def dead_end_counters() -> dict[str, int]:
 
 def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
     """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
-    Called once the solve has searched ``solver.solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
+    Called once the solve has searched ``solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
     easy deals never pay for a test; every search started after it tests its root (the
     proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
     the positions after it (``engine.search.pairs_due``). The tables are built here, for

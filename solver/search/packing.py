@@ -7,11 +7,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.board import Board
 from solver.engine import layout, moves
 from solver.engine.move_kinds import STOCK_DEAL
-from solver.reference import Move
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.reference import Move
+from solver.game.rules import Rules
 
 
 @dataclass

@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from solver.board import Board, board_from_json, check_board
-from solver.board import read_board as read_board_text
-from solver.catalogue_api import (
+from solver.api.catalogue import (
     CatalogueHit,
     DailyDeal,
     DailyPick,
@@ -34,21 +32,23 @@ from solver.catalogue_api import (
     entries_by_difficulty,
     load_catalogue,
 )
+from solver.api.game import Game, Move
+from solver.common.formats import HINT, VERIFY_REPORT, stamped
 from solver.errors import ArgumentError, YukonError, type_name
-from solver.formats import HINT, VERIFY_REPORT, stamped
-from solver.game import Game, Move
-from solver.notation import LineMove, line_steps
-from solver.numbering import NUMBERINGS as NUMBERINGS
-from solver.numbering import deal_board
+from solver.game.board import Board, board_from_json, check_board
+from solver.game.board import read_board as read_board_text
+from solver.game.notation import LineMove, line_steps
+from solver.game.numbering import NUMBERINGS as NUMBERINGS
+from solver.game.numbering import deal_board
+from solver.game.ranges import named_deal
+from solver.game.reference import IllegalMove, is_won
+from solver.game.rules import VARIANTS as VARIANTS
+from solver.game.rules import Rules, rules_named
 from solver.player.view import View
-from solver.ranges import named_deal
-from solver.record import Record
-from solver.reference import IllegalMove, is_won
-from solver.result import TIER_NAMES as TIER_NAMES
-from solver.result import Limits
-from solver.rules import VARIANTS as VARIANTS
-from solver.rules import Rules, rules_named
-from solver.verify import verify_records
+from solver.results.record import Record
+from solver.results.result import TIER_NAMES as TIER_NAMES
+from solver.results.result import Limits
+from solver.results.verify import verify_records
 
 
 class Cancel(Protocol):
@@ -220,7 +220,7 @@ def solved(
     cancel: Cancel | None = None,
 ) -> Outcome:
     """The Outcome of solving ``board``, deal ``number`` (None: a board given by hand) of ``numbering``."""
-    from solver.solve import solve_position
+    from solver.search.solve import solve_position
 
     result = solve_position(board, rules, limits, cancel=cancel)
     record = Record.from_result(
@@ -368,11 +368,11 @@ def hint(
     solved. ``cancel``: as in ``solve_deal``; once it is set every search of a sampling hint
     stops at once, and the hint answers from what they found (nothing found: the greedy
     order's first move, confidence 0)."""
-    from solver.budget import checked_cancel
-    from solver.interrupts import cancelled_by
+    from solver.common.interrupts import cancelled_by
     from solver.player.hint import game_so_far
     from solver.player.hint import hint as policy_hint
     from solver.runs.play import check_seed
+    from solver.search.budget import checked_cancel
 
     named = rules_named(rules)
     checked_board(board)

@@ -8,18 +8,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from solver.board import Board, check_board
-from solver.budget import Budget
-from solver.cards import KING, make_card
-from solver.dead_ends import dead_end_tables, light_search_will_do, root_dead, root_triples_dead
 from solver.engine import groups, h2, jit, layout, moves, search, table
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
-from solver.lines import shorten, verified_solution
-from solver.loss_reason import loss_reason
-from solver.packing import Packed, copy_packed, decode, pack
-from solver.path_ration import path_test_due
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
-from solver.rules import Rules
+from solver.game.board import Board, check_board
+from solver.game.cards import KING, make_card
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
+from solver.search.budget import Budget
+from solver.search.dead_ends import dead_end_tables, light_search_will_do, root_dead, root_triples_dead
+from solver.search.lines import shorten, verified_solution
+from solver.search.loss_reason import loss_reason
+from solver.search.packing import Packed, copy_packed, decode, pack
+from solver.search.path_ration import path_test_due
 
 # The longest path a search follows, and the moves its positions may hold in all: a
 # depth-first search of a large space wanders far (Russian deals with foundation return went

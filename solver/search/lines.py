@@ -3,13 +3,13 @@ reference engine."""
 
 import numpy as np
 
-from solver import reference
-from solver.board import Board
 from solver.engine import shortcut
-from solver.notation import replayed_line
-from solver.packing import decode, pack
-from solver.reference import Move
-from solver.rules import Rules
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.notation import replayed_line
+from solver.game.reference import Move
+from solver.game.rules import Rules
+from solver.search.packing import decode, pack
 
 
 def shorten(board: Board, rules: Rules, path: np.ndarray) -> list[Move]:

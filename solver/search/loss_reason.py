@@ -25,13 +25,13 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.board import Board
-from solver.cards import KING, card_rank, card_suit, card_text, is_red, make_card
 from solver.engine import h2, prune
 from solver.errors import counted
-from solver.packing import pack
-from solver.result import Proof
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import KING, card_rank, card_suit, card_text, is_red, make_card
+from solver.game.rules import Rules
+from solver.results.result import Proof
+from solver.search.packing import pack
 
 # Steps told at most; a longer chain ends by saying how many steps were left out.
 MAX_STEPS = 24

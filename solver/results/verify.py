@@ -12,15 +12,15 @@ release 0.1.0 wrote) is *unreadable*: bad input, counted, the first one named.
 
 import json
 
-from solver.board import parse_board
+from solver.common.formats import RECORD, check_format, deal_of_json
 from solver.errors import YukonError, clipped, decoded_text
-from solver.formats import RECORD, check_format, deal_of_json
-from solver.notation import final_position, replay_tokens
-from solver.numbering import NUMBERINGS, deal_board
-from solver.record import REPLAY_FIELDS, STATUSES
-from solver.reference import IllegalMove, is_won
-from solver.result import SOLVED, UNSOLVABLE
-from solver.rules import VARIANTS, Rules
+from solver.game.board import parse_board
+from solver.game.notation import final_position, replay_tokens
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.reference import IllegalMove, is_won
+from solver.game.rules import VARIANTS, Rules
+from solver.results.record import REPLAY_FIELDS, STATUSES
+from solver.results.result import SOLVED, UNSOLVABLE
 
 # The type each replayed field must have (``deal`` may also be null: a board given by hand).
 FIELD_TYPES = {

@@ -1,6 +1,6 @@
 """A game to play through the API, in the spirit of python-chess's ``Board``: a position and
 the moves made from it, with ``legal_moves()``, ``push()``, ``pop()``, ``is_won()`` and
-``is_lost()``, every move checked and made on the reference engine (``solver.reference``,
+``is_lost()``, every move checked and made on the reference engine (``solver.game.reference``,
 the truth the solver is replayed on).
 
 A ``Move`` is a move as the project's notation writes it (``3>7:TS``, ``3>F:AH``,
@@ -18,15 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.board import UNKNOWN, Board, check_board
-from solver.cards import card_text, parse_card
 from solver.errors import ArgumentError, YukonError, clipped
-from solver.notation import TOKEN, LineMove, line_move, move_token, parse_token
-from solver.numbering import deal_board
+from solver.game.board import UNKNOWN, Board, check_board
+from solver.game.cards import card_text, parse_card
+from solver.game.notation import TOKEN, LineMove, line_move, move_token, parse_token
+from solver.game.numbering import deal_board
+from solver.game.ranges import named_deal
+from solver.game.reference import IllegalMove, apply_move, check_move, is_won, legal_moves
+from solver.game.rules import Rules, rules_named
 from solver.player.view import View, view_of
-from solver.ranges import named_deal
-from solver.reference import IllegalMove, apply_move, check_move, is_won, legal_moves
-from solver.rules import Rules, rules_named
 
 # ``Move.kind``: the kinds of move, as ``LineMove.kind`` names them.
 TABLEAU, TO_FOUNDATION, FROM_FOUNDATION, STOCK = "tableau", "to_foundation", "from_foundation", "stock"

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from solver.cards import (
+from solver.common.formats import BOARD, check_format, stamped
+from solver.errors import YukonError, clipped, counted
+from solver.game.cards import (
     KING,
     RANKS,
     SUITS,
@@ -30,9 +32,7 @@ from solver.cards import (
     parse_suit,
     plain_text,
 )
-from solver.errors import YukonError, clipped, counted
-from solver.formats import BOARD, check_format, stamped
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 EMPTY_COLUMN = "-"
 UNKNOWN = -1  # a hidden card whose face is not given

@@ -3,9 +3,9 @@
 import time
 from contextlib import contextmanager
 
+from solver.common.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
 from solver.errors import ArgumentError, type_name
-from solver.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
-from solver.result import Limits, Spent
+from solver.results.result import Limits, Spent
 
 
 class Budget:
@@ -15,7 +15,7 @@ class Budget:
         """``on_bound(bound, length)``: told each time ``--minimal`` proves that no line is
         shorter than ``bound`` moves, the shortest line found so far being ``length`` long.
         ``cancel``: a handle with ``is_set()`` (a ``threading.Event``), read between chunks of
-        the search (about ``solver.solve.CHUNK_SECONDS``): once set, the solve ends with an
+        the search (about ``solver.search.solve.CHUNK_SECONDS``): once set, the solve ends with an
         unknown verdict, interrupted. The handles of ``interrupts.cancelled_by`` and the command
         line's Ctrl-C are read too."""
         self.limits = limits

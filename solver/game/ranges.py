@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.errors import ArgumentError, YukonError, clipped, type_name
-from solver.numbering import MAX_DEAL, NUMBERINGS
+from solver.game.numbering import MAX_DEAL, NUMBERINGS
 
 # What PySolFC drops from a game number (pysolrandom.construct_random), but "-" and ".".
 DEAL_SEPARATORS = re.compile(r"[\s#,_]")

@@ -5,11 +5,11 @@ solution is replayed on it before it is reported or stored. Simple, not fast.
 
 from dataclasses import dataclass, replace
 
-from solver.board import Board, foundation_top
-from solver.cards import KING, card_rank, card_suit, card_text, is_red
 from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
 from solver.errors import YukonError
-from solver.rules import Rules
+from solver.game.board import Board, foundation_top
+from solver.game.cards import KING, card_rank, card_suit, card_text, is_red
+from solver.game.rules import Rules
 
 
 @dataclass(frozen=True)

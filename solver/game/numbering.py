@@ -20,10 +20,10 @@ hand the cards out along the program's deal plan.
 
 import random
 
-from solver.board import Board
-from solver.cards import make_card
 from solver.errors import YukonError
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import make_card
+from solver.game.rules import Rules
 
 MAX_DEAL = {"pysol": 10**20, "ms": 2**33 - 1, "kpat": 2**31 - 1}
 NUMBERINGS = tuple(MAX_DEAL)
