@@ -110,8 +110,7 @@ class Expert:
     lead_z: float = 2.0
     unknown_weight: float = 0.5
     turn_now: bool = False
-    every_move: bool = False
-    ties: str = "turn_soon"
+    every_move: bool = True
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
@@ -154,7 +153,6 @@ class Expert:
             "unknown_weight": self.unknown_weight,
             "turn_now": self.turn_now,
             "every_move": self.every_move,
-            "ties": self.ties,
             "max_moves": self.max_moves,
         }
 
@@ -257,19 +255,15 @@ class PlanSearch:
         if self.expert.every_move and self.votes:
             keys += [key for key in self.move_plans() if key not in keys and key not in self.beaten]
         greedy = {move: at for at, (_score, move) in enumerate(ranked_moves(self.view))}
-        ties = {
-            "turn_soon": lambda key: (len(self.plans[key].moves), -self.votes[key]),
-            "votes": lambda key: (-self.votes[key], len(self.plans[key].moves)),
-            "buried": lambda key: (self.buried(key), len(self.plans[key].moves), -self.votes[key]),
-        }[self.expert.ties]
         return sorted(
             keys,
-            key=lambda key: (-self.score(key), *ties(key), greedy.get(self.plans[key].moves[0], len(greedy))),
+            key=lambda key: (
+                -self.score(key),
+                len(self.plans[key].moves),
+                -self.votes[key],
+                greedy.get(self.plans[key].moves[0], len(greedy)),
+            ),
         )
-
-    def buried(self, key: tuple) -> int:
-        board = reference.replay(self.worlds[0].board, list(self.plans[key].moves), self.rules)
-        return sum(down * (len(cards) - down) for cards, down in zip(board.columns, board.face_down_counts))
 
     def turning_now(self) -> list[tuple]:
         """The keys of the one-move plans that turn a card now (fresh ones only)."""
