@@ -14,7 +14,13 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
    card) and solves each with at most ``max_nodes`` nodes; the first plan of each winning
    line is a candidate (plans that reach the same position and turn the same card are
    one candidate, whatever the order of their moves);
-2. plays the ``candidates`` most voted plans in *every* world and solves the position
+   With ``every_move`` (the default) every fresh legal move has a candidate plan too: the
+   move alone when it turns a card, else the move followed by the first plan of a winning
+   line from after it in the first of those worlds that has one (none when no world wins
+   after it). The sampled lines' first plans alone miss the saving plan: each world's
+   solver proposes its own first winning line, so 8 worlds often vote for one plan only;
+2. plays the ``candidates`` most voted plans (and those of every move) in *every* world
+   and solves the position
    just after the card is turned (at most ``plan_nodes`` nodes): a plan's score counts the
    worlds still won there. That removes fusion over the blind segment: a plan is credited
    only with what it achieves when it must be played without knowing the world. (The
@@ -25,7 +31,8 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
 3. adds worlds ``first_worlds`` at a time, up to ``samples``, while the leading plan's lead
    over the second is not clear: a paired comparison over the worlds, clear when the lead
    in worlds won is at least ``lead_z`` times the square root of the worlds where the two
-   differ (a sign test), or when they differ in none;
+   differ (a sign test), or when they differ in none; a plan clearly behind the leader so (by the
+   same test) is dropped, and not played in the worlds added after;
 4. a world the solver left undecided (its node budget ran out) is neither won nor lost: it
    counts ``unknown_weight`` of a win in a plan's score (the confidence reports won,
    proved lost and undecided worlds apart).
