@@ -31,8 +31,8 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
 3. adds worlds ``first_worlds`` at a time, up to ``samples``, while the leading plan's lead
    over the second is not clear: a paired comparison over the worlds, clear when the lead
    in worlds won is at least ``lead_z`` times the square root of the worlds where the two
-   differ (a sign test), or when they differ in none; a plan clearly behind the leader so (by the
-   same test) is dropped, and not played in the worlds added after;
+   differ (a sign test), or when they differ in none; a plan clearly behind the leader so
+   (by the same test) is dropped, and not played in the worlds added after;
 4. a world the solver left undecided (its node budget ran out) is neither won nor lost: it
    counts ``unknown_weight`` of a win in a plan's score (the confidence reports won,
    proved lost and undecided worlds apart).
@@ -55,6 +55,13 @@ on deals never used: strict 50001-50300, 157 of 300 (thoughtful 268); with found
 comparing plans, not moves, does not by itself lift the player much: the position after the
 card is turned is still judged by a solver that sees the world, which gives information no
 value.
+
+What the sampled lines propose was the larger limit: at the 15 decisions where it turned a
+winnable strict deal (PySolFC 1-40) into a lost one, nearly every legal move kept the deal
+winnable, but the candidates did not include one in 8. With ``every_move`` it won 50 of
+strict 50001-50080 where it had won 41 (tuning), then, confirmed, 54 of 60001-60100 against
+45 and, with foundation return, 57 of 90001-90100 against 52, at about 2.5 times the CPU
+(3.4-3.9 s a game); ``docs/players.md`` has the commands.
 
 ``play`` follows a chosen plan to its end (nothing is learned on the way, so deciding again
 would only draw other worlds), then decides again; a plan move that ``History`` refuses
