@@ -48,7 +48,6 @@ from pathlib import Path
 import numpy as np
 from common import command_line, machine_info, now, write_json
 from ladder_deals import catalogue_files, entry_deals, seeded, solved_deals
-from plots import TIER_COLOURS, load_pyplot, save
 
 from solver.catalogue.files import rule_set_name
 from solver.catalogue.ladder_games import LadderGames
@@ -64,6 +63,7 @@ from solver.player.ladder import LADDER, Rung, deal_seeds
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
 from solver.results.result import TIER_NAMES
+from study.plots import TIER_COLOURS, load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -2,6 +2,8 @@
 
 import inspect
 import logging
+import sys
+from pathlib import Path
 
 import pytest
 from cold_start_runs import ColdStarts
@@ -9,6 +11,11 @@ from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
 
 from solver.game.ranges import parse_range
 from solver.runs.batch import run_batch
+
+# The study package (``study/``, not installed) is read from the checkout root, placed LAST on
+# the import path: ``solver`` stays the installed package the command-line tests run, so the
+# kernels are not compiled a second time for a second location.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture(scope="session")

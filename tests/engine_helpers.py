@@ -31,7 +31,7 @@ from solver.game.cards import SUITS, parse_card
 from solver.game.notation import replay_tokens
 from solver.game.reference import Move, legal_moves
 from solver.game.rules import Rules
-from solver.results.result import Limits
+from solver.search.limits import Limits
 from solver.search.packing import decode, pack, raw_foundations, unpack
 from solver.search.solve import solve_position
 

@@ -415,9 +415,9 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
     """A group compiled mid-solve (the pairwise tests of a deal not won at once) leaves its
     compile out of the solve's time: its budget starts over where it stopped."""
     from solver.engine.groups import PAIRS
-    from solver.results.result import Limits
     from solver.search import solve
     from solver.search.budget import Budget
+    from solver.search.limits import Limits
 
     monkeypatch.setattr(solve, "_ready", set())
     monkeypatch.setattr(jit, "kernels_ready", lambda group, exercise, say: 100.0)

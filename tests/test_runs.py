@@ -19,9 +19,9 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.reference import is_won
 from solver.game.rules import Rules
-from solver.results.result import Limits
 from solver.runs.batch import run_batch
-from solver.runs.solve_deal import solve_deal
+from solver.runs.deal_record import deal_record
+from solver.search.limits import Limits
 
 # Polling deadline for the subprocess tests; only a fail-safe, never part of a verdict.
 DEADLINE_SECONDS = 120
@@ -112,8 +112,8 @@ import sys
 import time
 
 from solver.runs.batch import run_batch
-from solver.runs.solve_deal import solve_deal
-from solver.results.result import Limits
+from solver.runs.deal_record import deal_record
+from solver.search.limits import Limits
 from solver.game.rules import Rules
 
 LAST_FINISHING_DEAL = 20
@@ -122,7 +122,7 @@ LAST_FINISHING_DEAL = 20
 def blocking_solve(deal, rules, numbering, limits):
     # Deals after LAST_FINISHING_DEAL never finish while the run lives.
     if deal <= LAST_FINISHING_DEAL:
-        return solve_deal(deal, rules, numbering, limits)
+        return deal_record(deal, rules, numbering, limits)
     parent = os.getppid()
     while os.getppid() == parent:
         time.sleep(0.05)
@@ -221,7 +221,7 @@ def test_failing_deals_are_stored_unknown_and_the_run_goes_on(tmp_path):
         path,
         NODES,
         jobs=2,
-        solve_one=Faulty(solve_deal, raises=3, dies=5),
+        solve_one=Faulty(deal_record, raises=3, dies=5),
         progress=False,
     )
     assert report.done == 10 and not report.interrupted

@@ -28,9 +28,9 @@ from solver.engine.table import make_table
 from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
-from solver.results.result import Limits
 from solver.search.budget import Budget
 from solver.search.dead_ends import dead_end_tables
+from solver.search.limits import Limits
 from solver.search.packing import copy_packed, pack
 from solver.search.solve import DEAL_SCORES, PROBES, Search, probe_plan
 

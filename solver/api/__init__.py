@@ -18,7 +18,7 @@ a call does not take is an ``ArgumentError`` naming the argument, an illegal mov
 """
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,18 +26,31 @@ from solver.api.catalogue import (
     CatalogueHit,
     DailyDeal,
     DailyPick,
+    TierBuild,
+    build_catalogues,
     catalogue_hits,
     check_deal,
     daily_deal,
     entries_by_difficulty,
     load_catalogue,
+    verify_catalogues,
 )
 from solver.api.game import Game, Move
+from solver.api.runs import (
+    deal_range,
+    export_results,
+    play_range,
+    rate_range,
+    solve_range,
+    store_summary,
+    summary_text,
+)
 from solver.common.formats import HINT, VERIFY_REPORT, stamped
 from solver.errors import ArgumentError, YukonError, type_name
 from solver.game.board import Board, board_from_json, check_board
 from solver.game.board import read_board as read_board_text
-from solver.game.notation import LineMove, line_steps
+from solver.game.explain import board_sentence
+from solver.game.notation import LineMove, line_steps, parse_token
 from solver.game.numbering import NUMBERINGS as NUMBERINGS
 from solver.game.numbering import deal_board
 from solver.game.ranges import named_deal
@@ -45,10 +58,12 @@ from solver.game.reference import IllegalMove, is_won
 from solver.game.rules import VARIANTS as VARIANTS
 from solver.game.rules import Rules, rules_named
 from solver.player.view import View
+from solver.results.record import FIELD_NAMES as RECORD_FIELDS
 from solver.results.record import Record
 from solver.results.result import TIER_NAMES as TIER_NAMES
-from solver.results.result import Limits
+from solver.results.result import Spent, Status
 from solver.results.verify import verify_records
+from solver.search.limits import Limits
 
 
 class Cancel(Protocol):
@@ -80,22 +95,35 @@ __all__ = [
     "Record",
     "Replay",
     "Rules",
+    "Spent",
+    "Status",
     "TIER_NAMES",
+    "TierBuild",
     "VARIANTS",
     "View",
     "YukonError",
+    "build_catalogues",
     "catalogue_hits",
     "check_deal",
     "daily_deal",
     "deal",
+    "deal_range",
     "entries_by_difficulty",
+    "explain_steps",
+    "export_results",
     "hint",
     "load_catalogue",
+    "play_range",
+    "rate_range",
     "read_board",
     "replay",
     "replay_steps",
     "solve_board",
     "solve_deal",
+    "solve_range",
+    "store_summary",
+    "summary_text",
+    "verify_catalogues",
     "verify_results",
 ]
 
@@ -155,33 +183,32 @@ def checked_limits(limits: object) -> Limits:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """A verdict on a position, and how it was reached.
+class Outcome(Record):
+    """A verdict on a position: its ``Record`` (every field of it, as ``yukon solve --json``
+    prints it) with the position solved and how far a search for a shortest line got.
 
-    ``status`` is ``"solved"`` (``solution``, the line as tokens from the position
-    ``opening``, replayed as a win on the reference engine, and ``moves``, the same line as
-    LineMoves), ``"unsolvable"`` (an exhaustive search proved it) or ``"unknown"`` (``budget``
-    names what ran out: time, nodes, memory, depth, or interrupted by Ctrl-C).
-    ``proven_minimal``: no shorter line exists (searched for with ``Limits(minimal=True)``).
-    The effort is ``nodes``, ``seconds`` and ``peak_table_entries``; ``record`` is the whole
-    results record with its provenance (rule set, numbering, deal, opening, limits, solver
-    version, finish time): ``record.to_json()`` is what ``yukon solve --json`` prints."""
+    ``status`` is solved (``solution``, the line as tokens from the position ``opening``,
+    replayed as a win on the reference engine, and ``moves``, the same line as LineMoves),
+    unsolvable (an exhaustive search proved it) or unknown (``budget`` names what ran out:
+    time, nodes, memory, depth, or interrupted by Ctrl-C); both are enums whose values are
+    those strings (``Status``, ``Spent``). ``proven_minimal``: no shorter line exists
+    (searched for with ``Limits(minimal=True)``); ``lower_bound``: else, with it, no line is
+    shorter than that. The effort is ``nodes``, ``seconds`` and ``peak_table_entries``;
+    ``record`` is the plain Record: ``record.to_json()`` (as ``to_json()``) is the object."""
 
-    status: str
-    solution: str
-    proven_minimal: bool
-    budget: str | None
-    nodes: int
-    seconds: float
-    peak_table_entries: int
-    opening: Board
-    record: Record
+    opening: Board = field(kw_only=True)
+    lower_bound: int | None = field(default=None, kw_only=True)
+
+    @property
+    def record(self) -> Record:
+        """The results record alone, as a store keeps it."""
+        return Record(**{name: getattr(self, name) for name in RECORD_FIELDS})
 
     @cached_property
     def moves(self) -> tuple[LineMove, ...]:
         """The line as LineMoves, replayed from ``opening`` on the reference engine when first
         asked for (a caller that only wants the verdict, as a batch does, never pays for it)."""
-        return tuple(move for move, _ in line_steps(self.opening, self.solution.split(), self.record.rules))
+        return tuple(move for move, _ in line_steps(self.opening, self.solution.split(), self.rules))
 
 
 def solve_deal(
@@ -191,24 +218,32 @@ def solve_deal(
     numbering: str = "pysol",
     limits: Limits = DEFAULT_LIMITS,
     cancel: Cancel | None = None,
+    on_bound: Callable[[int, int], object] | None = None,
 ) -> Outcome:
     """Solve deal ``number`` (see ``deal``) under ``rules`` (a name or Rules) within ``limits``.
     ``cancel``: a handle with ``is_set()`` (a ``threading.Event``) that, once set from another
     thread, ends the solve within a fraction of a second with an unknown verdict, interrupted.
-    Solves on several threads are independent; no signal handler is touched."""
+    Solves on several threads are independent; no signal handler is touched.
+    ``on_bound(lower_bound, length)``: with ``Limits(minimal=True)``, called as the search for
+    a shorter line than the one found (``length`` moves) proves none is shorter than ``lower_bound``."""
     named, (number, numbering) = rules_named(rules), named_deal(number, numbering)
     board = deal_board(named.variant, number, numbering)
-    return solved(board, named, checked_limits(limits), numbering, number, cancel)
+    return solved(board, named, checked_limits(limits), numbering, number, cancel, on_bound)
 
 
 def solve_board(
-    board: Board, rules: Rules | str = YUKON, *, limits: Limits = DEFAULT_LIMITS, cancel: Cancel | None = None
+    board: Board,
+    rules: Rules | str = YUKON,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    cancel: Cancel | None = None,
+    on_bound: Callable[[int, int], object] | None = None,
 ) -> Outcome:
     """Solve any position (a mid-game one too; every card known) under ``rules`` within
-    ``limits``; its record has no deal number. ``cancel``: as in ``solve_deal``."""
+    ``limits``; its record has no deal number. ``cancel``, ``on_bound``: as in ``solve_deal``."""
     named = rules_named(rules)
     check_board(checked_board(board), named)
-    return solved(board, named, checked_limits(limits), "pysol", None, cancel)
+    return solved(board, named, checked_limits(limits), "pysol", None, cancel, on_bound)
 
 
 def solved(
@@ -218,24 +253,22 @@ def solved(
     numbering: str,
     number: int | None,
     cancel: Cancel | None = None,
+    on_bound: Callable[[int, int], object] | None = None,
 ) -> Outcome:
-    """The Outcome of solving ``board``, deal ``number`` (None: a board given by hand) of ``numbering``."""
+    """The Outcome of solving ``board``, deal ``number`` (None: a board given by hand) of
+    ``numbering`` (the one place a position is solved into a record for a caller)."""
     from solver.search.solve import solve_position
 
-    result = solve_position(board, rules, limits, cancel=cancel)
-    record = Record.from_result(
-        result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
-    )
-    return Outcome(
-        status=str(result.status),
-        solution=result.solution,
-        proven_minimal=result.proven_minimal,
-        budget=None if result.budget is None else str(result.budget),
-        nodes=result.nodes,
-        seconds=result.seconds,
-        peak_table_entries=result.peak_table_entries,
+    result = solve_position(board, rules, limits, cancel=cancel, on_bound=on_bound)
+    return Outcome.from_result(
+        result,
+        rules=rules,
+        numbering=numbering,
+        deal=number,
+        board_text=board.to_text(),
+        limits=limits,
         opening=board,
-        record=record,
+        lower_bound=result.lower_bound,
     )
 
 
@@ -264,6 +297,22 @@ def replay_steps(
         yield from line_steps(checked_board(board), tokens, named)
     except IllegalMove as error:
         raise IllegalMove(f"illegal {error}") from None
+
+
+def explain_steps(
+    board: Board, line: str | Sequence[str | Move], rules: Rules | str = YUKON
+) -> Iterator[tuple[LineMove, str, Board]]:
+    """As ``replay_steps``, each move with what it does in words (``yukon replay --explain``):
+    ``(LineMove, sentence, board after)``."""
+    before = board
+    for move, after in replay_steps(board, line, rules):
+        yield move, move_sentence_on(before, move.token), after
+        before = after
+
+
+def move_sentence_on(board: Board, token: str) -> str:
+    """What the move written ``token`` does on ``board``, in words."""
+    return board_sentence(board, parse_token(token, board))
 
 
 def line_tokens(line: object) -> list[str]:

@@ -1,11 +1,12 @@
 """The public API's catalogue calls (offered by ``solver.api``, README "Python"): where the
 shipped catalogues, or a folder of them, hold a deal; a checked catalogue; the daily deal."""
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.catalogue.checks import checked_entry, checked_file, load_checked
 from solver.catalogue.entries import difficulty_of
@@ -17,6 +18,13 @@ from solver.game.numbering import check_deal_number, deal_board
 from solver.game.ranges import named_deal
 from solver.game.rules import Rules, rules_named
 from solver.results.result import TIER_NAMES
+from solver.search.limits import Limits
+
+if TYPE_CHECKING:  # the build loads the solver and the player: imported when a build starts
+    from solver.catalogue.build import BuildReport
+    from solver.catalogue.candidates import Shortener
+    from solver.catalogue.verify import VerifyReport as CatalogueReport
+    from solver.game.ranges import DealRange
 
 
 @dataclass(frozen=True)
@@ -174,3 +182,79 @@ def daily_deal(
     folder, tier = catalogue_folder(directory), checked_tier(tier)
     entry, pick = daily_in(folder, rules.variant, tier, chosen, rules.foundation_return, numbering)
     return DailyDeal(chosen, entry, pick)
+
+
+@dataclass(frozen=True)
+class TierBuild:
+    """What ``build_catalogues`` did to one tier: the ``rule_set`` (``yukon-return``), the
+    ``tier``, the results ``store`` its deals came from and the ``report`` (a
+    ``BuildReport``: the file, entries kept and added, refusals, solution lengths)."""
+
+    rule_set: str
+    tier: str
+    store: Path
+    report: "BuildReport"
+
+
+def build_catalogues(
+    rules: Rules,
+    directory: str | Path,
+    *,
+    numbering: str = "pysol",
+    tiers: Sequence[str] = TIER_NAMES[:1],
+    count: int = 1000,
+    store: str | Path | None = None,
+    ladder: str | Path | None = None,
+    deals: "DealRange | None" = None,
+    since: date | None = None,
+    limits: Limits,
+    jobs: int | None = None,
+    minimal_seconds: float = 1.0,
+    on_tier: Callable[[TierBuild], object] | None = None,
+) -> "Shortener":
+    """Grow the catalogues of ``rules`` and ``tiers`` in ``directory`` to ``count`` entries
+    each, keeping what is there (``yukon catalogue build``): from the solved deals of the
+    results ``store`` of that rule set (default ``runs/RULESET.db``; ``deals``: only these,
+    those it has not decided solved first within ``limits`` on ``jobs`` processes), scored
+    by the difficulty ladder where it is calibrated (its games read and grown in ``ladder``,
+    default ``runs/RULESET.ladder.jsonl``), else rated by the greedy player; each line
+    shortened by ``minimal_seconds`` of IDA*. New entries join the schedule on ``since``.
+    ``on_tier`` is called as each tier is written; the Shortener returned counts the lines
+    it shortened."""
+    from solver.catalogue.build import Shelf, build_catalogue
+    from solver.catalogue.candidates import (
+        Shortener,
+        check_store,
+        solve_missing,
+        solved_records,
+        tier_candidates,
+    )
+    from solver.catalogue.ladder_games import LadderGames
+    from solver.player.difficulty import LADDER_CALIBRATION, model_header
+
+    name = rule_set_name(rules.variant, rules.foundation_return, numbering)
+    store = Path(store or f"runs/{name}.db")
+    if deals is not None:
+        solve_missing(store, rules, numbering, deals, limits.time_limit, jobs)
+    check_store(store, rules, numbering)
+    calibrated = rules.label() in LADDER_CALIBRATION
+    games = LadderGames(Path(ladder or f"runs/{name}.ladder.jsonl"), rules, numbering) if calibrated else None
+    model = model_header(rules.label()) if calibrated else None
+    folder, shortener, today = catalogue_folder(directory), Shortener(minimal_seconds), date.today()
+    wanted = dict.fromkeys(tiers, count)
+    candidates = tier_candidates(solved_records(store, deals), rules, numbering, wanted, shortener, games)
+    for tier in tiers:
+        shelf = Shelf(rules.variant, tier, rules.foundation_return, numbering, model)
+        report = build_catalogue(candidates, folder, shelf, count, today, since)
+        if on_tier is not None:
+            on_tier(TierBuild(name, tier, store, report))
+    return shortener
+
+
+def verify_catalogues(directory: str | Path | None = None) -> "CatalogueReport":
+    """Replay every line of every catalogue in ``directory`` (default: the shipped ones) and
+    check each board is the deal it names, the checksums and counts (``yukon catalogue
+    verify``): a report of ``files``, ``entries`` and ``problems`` (one line each)."""
+    from solver.catalogue.verify import verify_directory
+
+    return verify_directory(catalogue_folder(directory))

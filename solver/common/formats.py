@@ -47,8 +47,8 @@ VERIFY_REPORT = Format("yukon-verify-report", 1)
 # ``yukon deal --format json`` (a board file in JSON form needs neither key).
 BOARD = Format("yukon-board", 1)
 
-# The formats of the commands' JSON, each with its schema (the benchmarks' own formats are
-# declared in benchmarks/shapes.py).
+# The formats of the commands' JSON, each with its schema (the study's and the benchmarks' own formats are
+# declared in study/shapes.py and benchmarks/shapes.py).
 FORMATS = (RECORD, HINT, DAILY, STATS, VERIFY_REPORT, BOARD)
 
 

@@ -83,7 +83,7 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
     a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
     cards other than Kings the same exchange is not safe, as a packet can later carry the
     parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
-    decks (a Queen then has four Kings to lie on). What it saves: benchmarks/README.md, "Figures
+    decks (a Queen then has four Kings to lie on). What it saves: docs/performance.md, "Figures
     the engine's and the player's docstrings cite".
 
 Each reduction is tested by comparing verdicts with it on and off.
@@ -127,7 +127,7 @@ TWIN_SPLIT = 1 << 16
 TRIPLES, PATH_TRIPLES = 1 << 18, 1 << 19
 EVERY_TRIPLE_TEST = TRIPLES | PATH_TRIPLES
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
-# its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
+# its remembered dead tables (docs/performance.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
 EVERY_PAIR_TEST = H2 | H2_SEARCH | NOGOODS | WIDE_NOGOODS
 ALL_REDUCTIONS = (

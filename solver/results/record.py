@@ -18,15 +18,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
-from typing import Any
+from enum import StrEnum
+from typing import Any, Self
 
 from solver.common.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.errors import YukonError
 from solver.game.rules import Rules
-from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Limits, Result
-from solver.version import __version__
+from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Result, Spent, Status
+from solver.search.limits import Limits
+from solver.version import __version__, verdict_source
 
-STATUSES = (SOLVED, UNSOLVABLE, UNKNOWN)
+STATUSES = tuple(Status)
 DECIDED = (SOLVED, UNSOLVABLE)
 REASON_CHARS = 500
 DEAL_DIGITS = 21
@@ -42,31 +44,37 @@ class Record:
     ``deal`` is None for a position given as a board. ``status`` is solved (``solution``
     replayed as a win on the reference engine), unsolvable or unknown (``budget`` names
     what ran out; ``reason`` names the fault when the solve failed instead). ``loss_reason``:
-    why an unsolvable position is lost, in words (``solver.search.loss_reason``)."""
+    why an unsolvable position is lost, in words (``solver.search.loss_reason``). ``status`` and
+    ``budget`` are the enums ``Status`` and ``Spent`` (given as their strings, they are
+    made enums); the JSON object and the store row hold their strings."""
 
     variant: str = field(metadata=REPLAYED)
     foundation_return: bool = field(metadata=REPLAYED)
     numbering: str = field(metadata=REPLAYED)
     deal: int | None = field(metadata=REPLAYED)
     board: str = field(metadata=REPLAYED)
-    status: str = field(metadata=REPLAYED)
+    status: Status = field(metadata=REPLAYED)
     solution: str = field(metadata=REPLAYED)
     solution_length: int
     proven_minimal: bool
     nodes: int
     seconds: float
     peak_table_entries: int | None
-    budget: str | None
+    budget: Spent | None
     reason: str | None
     time_limit: float | None
     max_nodes: int | None
     solver_version: str
     finished_at: str
     loss_reason: str | None = field(default=None, metadata=OPTIONAL)
+    solver_source: str | None = field(default=None, metadata=OPTIONAL)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"record of deal {self.deal} has status {self.status!r}")
+        object.__setattr__(self, "status", Status(self.status))
+        if self.budget is not None:
+            object.__setattr__(self, "budget", Spent(self.budget))
 
     @classmethod
     def from_result(
@@ -78,8 +86,10 @@ class Record:
         deal: int | None,
         board_text: str,
         limits: Limits,
-    ) -> "Record":
-        """The record of a solver verdict on ``board_text`` (deal ``deal`` or a given board)."""
+        **more: Any,
+    ) -> Self:
+        """The record of a solver verdict on ``board_text`` (deal ``deal`` or a given board);
+        ``more``: the fields a subclass adds."""
         return cls(
             **provenance(rules, numbering, deal, board_text, limits),
             status=result.status,
@@ -92,6 +102,7 @@ class Record:
             budget=result.budget,
             reason=None,
             loss_reason=result.loss_reason,
+            **more,
         )
 
     @classmethod
@@ -129,10 +140,15 @@ class Record:
         only when set); a deal number above 2**53 - 1 as a decimal string (``formats.json_deal``)."""
         fields = {
             name: value
-            for name, value in asdict(self).items()
+            for name, value in self.stored_fields().items()
             if value is not None or name not in OPTIONAL_NAMES
         }
         return stamped(fields | {"deal": json_deal(self.deal)}, RECORD)
+
+    def stored_fields(self) -> dict[str, Any]:
+        """The fields ``Record`` defines (a subclass's own left out), in field order, the
+        enums as their strings."""
+        return {name: plain(getattr(self, name)) for name in FIELD_NAMES}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Record":
@@ -165,6 +181,7 @@ def provenance(rules: Rules, numbering: str, deal: int | None, board_text: str, 
         "max_nodes": limits.max_nodes,
         "solver_version": __version__,
         "finished_at": now_text(),
+        "solver_source": verdict_source(),
     }
 
 
@@ -174,12 +191,17 @@ REPLAY_FIELDS = tuple(item.name for item in FIELDS if item.metadata.get("replaye
 OPTIONAL_NAMES = tuple(item.name for item in FIELDS if item.metadata.get("optional"))
 
 
+def plain(value: Any) -> Any:
+    """A stored value: an enum (``Status``, ``Spent``) as its string, anything else as it is."""
+    return str(value) if isinstance(value, StrEnum) else value
+
+
 def store_row(row) -> tuple:
     """A dataclass of store columns (a Record, a player table's row) as its store row: every
-    field in field order, booleans as 0/1, the deal encoded."""
-    values = asdict(row)
+    field in field order, booleans as 0/1, enums as their strings, the deal encoded."""
+    values = row.stored_fields() if isinstance(row, Record) else asdict(row)
     values["deal"] = encode_deal(values["deal"])
-    return tuple(int(value) if isinstance(value, bool) else value for value in values.values())
+    return tuple(int(value) if isinstance(value, bool) else plain(value) for value in values.values())
 
 
 def row_fields(kind, values) -> dict:

@@ -13,9 +13,10 @@ from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
 from solver.game.cards import KING, make_card
 from solver.game.rules import Rules
-from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits, Proof, Result, Spent
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Proof, Result, Spent
 from solver.search.budget import Budget
 from solver.search.dead_ends import dead_end_tables, light_search_will_do, root_dead, root_triples_dead
+from solver.search.limits import Limits
 from solver.search.lines import shorten, verified_solution
 from solver.search.loss_reason import loss_reason
 from solver.search.packing import Packed, copy_packed, decode, pack
@@ -283,8 +284,7 @@ def solve_position(
     ``on_bound``, ``cancel``: see ``Budget`` (the progress of ``limits.minimal``, a stop)."""
     check_board(board, rules)
     warm_up()
-    limits = limits or Limits()
-    budget = Budget(limits, on_bound, cancel)
+    budget = Budget(limits or Limits(), on_bound, cancel)
     packed = pack(board, rules)
     with budget.searching():
         return decide(board, rules, packed, options, budget)

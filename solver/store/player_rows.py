@@ -8,9 +8,6 @@ from dataclasses import dataclass, fields, make_dataclass
 
 from solver.results.record import row_fields, store_row
 
-# The difficulty tiers of ``solver.player.difficulty``, easiest first.
-TIER_NAMES = ("easy", "normal", "hard")
-
 
 class StoreRow:
     """Conversion of a row dataclass to and from its store row."""

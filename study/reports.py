@@ -1,10 +1,13 @@
-"""Markdown shared by the benchmark reports: percentages, intervals, seconds, the plots'
-lines, and rewriting a README's generated block between its two marker lines."""
+"""What the study's report and the benchmarks' reports are written with: Markdown
+(percentages, intervals, seconds, the plots' lines), a README's generated block rewritten
+between its two marker lines, and a JSON figures file stamped with its format."""
 
+import json
 import os
 from pathlib import Path
 
 from solver.common.atomic import replace_file
+from solver.common.formats import Format, stamped
 from solver.errors import YukonError
 
 ALIGNMENT = {"l": "---", "r": "---:"}
@@ -57,3 +60,10 @@ def table_start(title: str, header: str, alignment: str, intro: str | None = Non
     letter a column in ``alignment``: ``l`` left, ``r`` right)."""
     rule = " | ".join(ALIGNMENT[letter] for letter in alignment)
     return [f"### {title}", "", *([intro, ""] if intro else []), f"| {header} |", f"| {rule} |"]
+
+
+def write_json(path: str | Path, data: dict, kind: Format) -> None:
+    """Write ``data`` as a figures file of format ``kind`` (its keys first), whole or not at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(path, json.dumps(stamped(data, kind), indent=2) + "\n")

@@ -1,6 +1,7 @@
 """The study's compact per-deal tables: read from a results store, written as
 ``<name>.verdicts.csv.gz`` beside ``<name>.source.json``, read back, and merged with a retry
-store's verdicts. ``study.py`` and ``bench_scaling.py`` read them."""
+store's verdicts. The study, ``benchmarks/bench_scaling.py`` and ``benchmarks/ladder_deals.py``
+read them."""
 
 import csv
 import gzip
@@ -9,19 +10,19 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from shapes import TABLE_SOURCE, TableSource
-
 from solver.commands import solve_command
 from solver.common.atomic import replace_file
-from solver.common.formats import check_format, stamped, unstamped
+from solver.common.formats import check_format, unstamped
 from solver.errors import YukonError
 from solver.game.rules import Rules
 from solver.results.result import UNKNOWN
 from solver.runs.batch import as_deal_range
 from solver.store import Store
+from study.reports import write_json
+from study.shapes import TABLE_SOURCE, TableSource
 
 HERE = Path(__file__).resolve().parent
-RESULTS = HERE / "results" / "study"
+RESULTS = HERE / "results"
 RULE_SETS = {
     Rules(variant, foundation_return).label().replace("+", "-"): Rules(variant, foundation_return)
     for variant in ("yukon", "russian", "milligan")
@@ -106,8 +107,7 @@ def write_table(table: Table, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     verdicts = gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0)
     replace_file(directory / f"{table.name}.verdicts.csv.gz", verdicts)
-    source = stamped(table.source, TABLE_SOURCE)
-    replace_file(directory / f"{table.name}.source.json", json.dumps(source, indent=2) + "\n")
+    write_json(directory / f"{table.name}.source.json", table.source, TABLE_SOURCE)
     for number, retried in enumerate(retries_of(table.source), 1):
         replace_file(directory / retried_file(table.name, number), retried["deals"] + "\n")
 

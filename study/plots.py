@@ -1,5 +1,6 @@
 """The win-rate study's plots (PNG), drawn with matplotlib when it is installed
-(``pip install -e '.[plot]'``); ``study.py`` calls ``draw_all``.
+(``pip install -e '.[plot]'``): the study calls ``draw_all``; ``load_pyplot``, ``save`` and the
+colours are the benchmarks' plots' too.
 """
 
 import io

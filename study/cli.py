@@ -1,7 +1,8 @@
-"""The thoughtful win-rate study: compact per-deal tables, figures, plots and the README block.
+"""The thoughtful win-rate study, run from the checkout root: compact per-deal tables, figures,
+plots and the winnability block of docs/winnability.md.
 
-    python benchmarks/study.py --stores /work/study --readme docs/winnability.md
-    python benchmarks/study.py                      # from the committed compact tables alone
+    python -m study --stores /work/study --readme docs/winnability.md
+    python -m study --readme docs/winnability.md    # from the committed compact tables alone
 
 With ``--stores DIR``, every ``<name>.db`` in DIR named for a rule set (``yukon``,
 ``yukon-return``, ``russian``, ``russian-return``, ``milligan``, ``milligan-return``) is
@@ -21,30 +22,31 @@ Unknowns can be retried into a store of their own, ``<name>-retry.db`` in the sa
 ``--stores`` folder; its verdicts replace the table's unknowns (a decided verdict stands, a
 contradiction is refused), and the deals retried are written to ``<name>.retried.txt``:
 
-    yukon solve $(python benchmarks/study.py --unknown yukon --upto 10000) --variant yukon \
+    yukon solve $(python -m study --unknown yukon --upto 10000) --variant yukon \
         --time-limit 10 --out /work/study/yukon-retry.db
-    python benchmarks/study.py --stores /work/study --readme docs/winnability.md
+    python -m study --stores /work/study --readme docs/winnability.md
+
+``--out`` defaults to ``study/results/`` (the committed tables), ``--players`` to
+``benchmarks/results/`` (the ``player_*.json`` summaries ``benchmarks/bench_player.py`` writes).
 """
 
 import argparse
 import sys
 from pathlib import Path
 
-import plots
-from common import write_json
-from reports import readme_images, rewrite_readme
-from shapes import STUDY
-from study_figures import study_figures
-from study_report import MARKERS, report
-from tables import RESULTS, Table, contiguous_prefix, load_tables, unknown_deals
-
 from solver.errors import YukonError
+from study import plots
+from study.figures import study_figures
+from study.report import MARKERS, report
+from study.reports import readme_images, rewrite_readme, write_json
+from study.shapes import STUDY
+from study.tables import RESULTS, Table, contiguous_prefix, load_tables, unknown_deals
 
-PLAYER_RESULTS = RESULTS.parent
+PLAYER_RESULTS = RESULTS.parents[1] / "benchmarks" / "results"
 
 
 def parse_arguments(argv) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m study", description=__doc__.split("\n\n")[0])
     parser.add_argument("--stores", type=Path, help="folder of <rule set>.db results stores to read")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder of the compact tables and outputs")
     parser.add_argument("--players", type=Path, default=PLAYER_RESULTS, help="folder of player_*.json")
@@ -80,7 +82,3 @@ def main(argv=None) -> int:
 def covered_rows(tables: list[Table]) -> dict[str, list[tuple]]:
     """Each rule set's rows over the deals its figures cover."""
     return {table.name: contiguous_prefix(table.rows) for table in tables}
-
-
-if __name__ == "__main__":
-    sys.exit(main())

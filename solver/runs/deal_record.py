@@ -9,12 +9,12 @@ import time
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.record import Record
-from solver.results.result import Limits
 from solver.runs.work import exception_reason
+from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 
-def solve_deal(deal: int, rules: Rules, numbering: str, limits: Limits) -> Record:
+def deal_record(deal: int, rules: Rules, numbering: str, limits: Limits) -> Record:
     """Solve one deal and return its record; a solver exception becomes an unknown record."""
     started = time.perf_counter()
     board_text = ""

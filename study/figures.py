@@ -7,13 +7,12 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from shapes import ExtensionPlan, RetryPlan, ReturnFigures, RuleSetFigures, StudyFigures
-from tables import Table, contiguous_prefix
-
 from solver.commands import solve_command
 from solver.common.stats import Z_95, length_summary, percentile, rate_entry, win_rates
 from solver.game.rules import Rules
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from study.shapes import ExtensionPlan, RetryPlan, ReturnFigures, RuleSetFigures, StudyFigures
+from study.tables import Table, contiguous_prefix
 
 STATUS_ORDER = (SOLVED, UNSOLVABLE, UNKNOWN)
 TARGET_HALF_WIDTH = 0.001
