@@ -13,7 +13,7 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
 1. deals ``first_worlds`` worlds of the unseen cards (``View``: it never sees a hidden
    card) and solves each with at most ``max_nodes`` nodes; the first plan of each winning
    line is a candidate (plans that reach the same position and turn the same card are
-   one candidate, whatever the order of their moves);
+   one candidate, whatever the order of their moves).
    With ``every_move`` (the default) every fresh legal move has a candidate plan too: the
    move alone when it turns a card, else the move followed by the first plan of a winning
    line from after it in the first of those worlds that has one (none when no world wins
@@ -58,10 +58,10 @@ value.
 
 What the sampled lines propose was the larger limit: at the 15 decisions where it turned a
 winnable strict deal (PySolFC 1-40) into a lost one, nearly every legal move kept the deal
-winnable, but the candidates did not include one in 8. With ``every_move`` it won 50 of
-strict 50001-50080 where it had won 41 (tuning), then, confirmed, 54 of 60001-60100 against
-45 and, with foundation return, 57 of 90001-90100 against 52, at about 2.5 times the CPU
-(3.4-3.9 s a game); ``docs/players.md`` has the commands.
+winnable, but in 8 of them no candidate plan did. With ``every_move`` it won 50 of strict
+50001-50080 where it had won 41 (tuning), then, confirmed, 54 of 60001-60100 against 45, 61
+of 50101-50200 against 52 and, with foundation return, 57 of 90001-90100 against 52, at
+about 2.5 times the CPU (3.1-3.9 s a game); ``docs/players.md`` has the commands.
 
 ``play`` follows a chosen plan to its end (nothing is learned on the way, so deciding again
 would only draw other worlds), then decides again; a plan move that ``History`` refuses
