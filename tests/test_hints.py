@@ -14,7 +14,7 @@ from solver.game.cards import make_card
 from solver.game.notation import parse_token, solution_text
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
-from solver.player.expert import plan_of
+from solver.player.expert import Expert, PlanSearch, plan_of
 from solver.player.greedy import Greedy
 from solver.player.hint import GONE, MOVE, game_so_far, hint
 from solver.player.history import NO_HISTORY, led_to, played_from, undoes
@@ -198,3 +198,27 @@ def test_an_expert_plan_ends_with_the_first_move_that_turns_a_card():
     assert view_of(before, YUKON).hidden_count == hidden
     assert view_of(reference.apply_move(before, plan.moves[-1], YUKON), YUKON).hidden_count == hidden - 1
     assert plan.key == (view_of(before, YUKON), plan.moves[-1])
+
+
+def test_the_expert_has_a_candidate_plan_for_every_move_a_sampled_deal_wins_after():
+    rules, nodes = YUKON, SMALL_EXPERT["max_nodes"]
+    board = reference.replay(
+        deal_board("yukon", 2), Greedy().play(deal_board("yukon", 2), rules, 2)[1][:6], rules
+    )
+    view = view_of(board, rules)
+    search = PlanSearch(Expert(**SMALL_EXPERT), view, NO_HISTORY, random.Random(0), None)
+    search.run()
+    plans = [search.plans[key] for key in search.move_plans()]
+    firsts = [plan.moves[0] for plan in plans]
+    assert len(set(firsts)) == len(firsts)
+    hidden = view.hidden_count
+    for move in reference.legal_moves(board, rules):
+        turns = view_of(reference.apply_move(board, move, rules), rules).hidden_count < hidden
+        worlds = [world.board for world in search.worlds[: SMALL_EXPERT["first_worlds"]]]
+        won_after = any(
+            solved_world(reference.apply_move(world, move, rules), rules, nodes).line for world in worlds
+        )
+        assert (move in firsts) == (turns or won_after)
+        if turns:
+            assert plans[firsts.index(move)].moves == (move,)
+    assert any(len(plan.moves) > 1 for plan in plans)

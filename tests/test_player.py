@@ -71,9 +71,13 @@ def test_a_view_has_no_field_for_a_hidden_card():
 
 
 @pytest.mark.parametrize("rules", [YUKON, RUSSIAN, MILLIGAN], ids=lambda rules: rules.variant)
-@pytest.mark.parametrize("policy", ["greedy", "sampling", "expert"])
-def test_decisions_and_confidence_ignore_hidden_cards(rules, policy):
-    player = make_policy(policy, **SMALL[policy])
+@pytest.mark.parametrize(
+    "policy, settings",
+    [*SMALL.items(), ("expert", SMALL_EXPERT | {"every_move": False})],
+    ids=[*SMALL, "expert-voted-plans-only"],
+)
+def test_decisions_and_confidence_ignore_hidden_cards(rules, policy, settings):
+    player = make_policy(policy, **settings)
     rng = random.Random(7)
     for board in positions(rules, deals=(1, 2), prefixes=(0, 10)):
         other = permute_hidden(board, rng)
@@ -220,6 +224,7 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
         (lambda: make_policy("expert", lead_z=-1), "lead_z must be a number from 0 to 10"),
         (lambda: make_policy("expert", unknown_weight=2), "unknown_weight must be a number from 0 to 1"),
         (lambda: make_policy("expert", turn_now="yes"), "turn_now must be true or false"),
+        (lambda: make_policy("expert", every_move=1), "every_move must be true or false"),
         (lambda: make_policy("expert", gone_samples=5000), "gone_samples must be at most 1,000"),
     ],
 )

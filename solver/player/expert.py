@@ -13,8 +13,14 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
 1. deals ``first_worlds`` worlds of the unseen cards (``View``: it never sees a hidden
    card) and solves each with at most ``max_nodes`` nodes; the first plan of each winning
    line is a candidate (plans that reach the same position and turn the same card are
-   one candidate, whatever the order of their moves);
-2. plays the ``candidates`` most voted plans in *every* world and solves the position
+   one candidate, whatever the order of their moves).
+   With ``every_move`` (the default) every fresh legal move has a candidate plan too: the
+   move alone when it turns a card, else the move followed by the first plan of a winning
+   line from after it in the first of those worlds that has one (none when no world wins
+   after it). The sampled lines' first plans alone miss the saving plan: each world's
+   solver proposes its own first winning line, so 8 worlds often vote for one plan only;
+2. plays the ``candidates`` most voted plans (and those of every move) in *every* world
+   and solves the position
    just after the card is turned (at most ``plan_nodes`` nodes): a plan's score counts the
    worlds still won there. That removes fusion over the blind segment: a plan is credited
    only with what it achieves when it must be played without knowing the world. (The
@@ -25,7 +31,8 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
 3. adds worlds ``first_worlds`` at a time, up to ``samples``, while the leading plan's lead
    over the second is not clear: a paired comparison over the worlds, clear when the lead
    in worlds won is at least ``lead_z`` times the square root of the worlds where the two
-   differ (a sign test), or when they differ in none;
+   differ (a sign test), or when they differ in none; a plan clearly behind the leader so
+   (by the same test) is dropped, and not played in the worlds added after;
 4. a world the solver left undecided (its node budget ran out) is neither won nor lost: it
    counts ``unknown_weight`` of a win in a plan's score (the confidence reports won,
    proved lost and undecided worlds apart).
@@ -48,6 +55,13 @@ on deals never used: strict 50001-50300, 157 of 300 (thoughtful 268); with found
 comparing plans, not moves, does not by itself lift the player much: the position after the
 card is turned is still judged by a solver that sees the world, which gives information no
 value.
+
+What the sampled lines propose was the larger limit: at the 15 decisions where it turned a
+winnable strict deal (PySolFC 1-40) into a lost one, nearly every legal move kept the deal
+winnable, but in 8 of them no candidate plan did. With ``every_move`` it won 50 of strict
+50001-50080 where it had won 41 (tuning), then, confirmed, 54 of 60001-60100 against 45, 61
+of 50101-50200 against 52 and, with foundation return, 57 of 90001-90100 against 52, at
+about 2.5 times the CPU (3.1-3.9 s a game); ``docs/players.md`` has the commands.
 
 ``play`` follows a chosen plan to its end (nothing is learned on the way, so deciding again
 would only draw other worlds), then decides again; a plan move that ``History`` refuses
@@ -110,6 +124,7 @@ class Expert:
     lead_z: float = 2.0
     unknown_weight: float = 0.5
     turn_now: bool = False
+    every_move: bool = True
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
@@ -127,8 +142,10 @@ class Expert:
         )
         check_samples(self.name, self.samples)
         check_samples(self.name, self.gone_samples, "gone_samples")
-        if not isinstance(self.turn_now, bool):
-            raise YukonError(f"{self.name} setting turn_now must be true or false, not {self.turn_now!r}")
+        for flag in ("turn_now", "every_move"):
+            value = getattr(self, flag)
+            if not isinstance(value, bool):
+                raise YukonError(f"{self.name} setting {flag} must be true or false, not {value!r}")
         if not (isinstance(self.lead_z, int | float) and 0 <= self.lead_z <= 10):
             raise YukonError(f"{self.name} setting lead_z must be a number from 0 to 10, not {self.lead_z!r}")
         if not (isinstance(self.unknown_weight, int | float) and 0 <= self.unknown_weight <= 1):
@@ -149,6 +166,7 @@ class Expert:
             "lead_z": self.lead_z,
             "unknown_weight": self.unknown_weight,
             "turn_now": self.turn_now,
+            "every_move": self.every_move,
             "max_moves": self.max_moves,
         }
 
@@ -203,6 +221,8 @@ class PlanSearch:
         self.votes: Counter = Counter()
         self.outcomes: dict[tuple[tuple, int], str] = {}
         self.fresh_first: dict[Move, bool] = {}
+        self.every_plans: list[tuple] | None = None
+        self.beaten: set[tuple] = set()
 
     @property
     def exact(self) -> bool:
@@ -213,6 +233,7 @@ class PlanSearch:
         while True:
             self.deal(target)
             ranked = self.ranked()
+            self.beaten |= {key for key in ranked[2:] if self.leads(ranked[0], key)}
             if ranked and (self.clear(ranked) or len(self.worlds) >= self.cap()):
                 return self.chosen(ranked[0])
             if len(self.worlds) >= self.cap():
@@ -242,9 +263,11 @@ class PlanSearch:
         the ``candidates`` most voted plans, and with ``turn_now`` every move that turns a
         card at once (when any world is won at all)."""
         keys = [key for key, _votes in self.votes.most_common() if self.first_is_fresh(self.plans[key])]
-        keys = keys[: self.expert.candidates]
+        keys = [key for key in keys[: self.expert.candidates] if key not in self.beaten]
         if self.expert.turn_now and self.votes:
             keys += [key for key in self.turning_now() if key not in keys]
+        if self.expert.every_move and self.votes:
+            keys += [key for key in self.move_plans() if key not in keys and key not in self.beaten]
         greedy = {move: at for at, (_score, move) in enumerate(ranked_moves(self.view))}
         return sorted(
             keys,
@@ -266,6 +289,32 @@ class PlanSearch:
                 self.plans.setdefault(plan.key, plan)
                 keys.append(plan.key)
         return keys
+
+    def move_plans(self) -> list[tuple]:
+        """The keys of one plan for every fresh legal move: the move, then (when it turns
+        no card) the first plan of a winning line from after it in the first world that has
+        one (of the first ``first_worlds``). Made once a decision."""
+        if self.every_plans is None:
+            self.every_plans = []
+            legal = reference.legal_moves(self.worlds[0].board, self.rules)
+            for move in self.history.fresh(self.view, legal):
+                plan = self.plan_from(move)
+                if plan is not None:
+                    self.plans.setdefault(plan.key, plan)
+                    self.every_plans.append(plan.key)
+        return self.every_plans
+
+    def plan_from(self, move: Move) -> Plan | None:
+        for world in self.worlds[: self.expert.first_worlds]:
+            first = plan_of(world.board, (move,), self.rules)
+            if first.key[1] is not None:
+                return first
+            after = reference.apply_move(world.board, move, self.rules)
+            line = solved_world(after, self.rules, self.expert.max_nodes).line
+            if line is not None:
+                rest = plan_of(after, line, self.rules)
+                return Plan((move, *rest.moves), rest.key)
+        return None
 
     def first_is_fresh(self, plan: Plan) -> bool:
         first = plan.moves[0]
@@ -300,11 +349,17 @@ class PlanSearch:
         if len(ranked) < 2:
             return True
         best, second = ranked[0], ranked[1]
-        differ = sum(
-            self.outcome(best, index) != self.outcome(second, index) for index in range(len(self.worlds))
-        )
-        lead = self.score(best) - self.score(second)
-        return differ == 0 or lead >= self.expert.lead_z * math.sqrt(differ)
+        return self.differ(best, second) == 0 or self.leads(best, second)
+
+    def differ(self, best: tuple, other: tuple) -> int:
+        """In how many worlds the two plans' outcomes differ."""
+        worlds = range(len(self.worlds))
+        return sum(self.outcome(best, index) != self.outcome(other, index) for index in worlds)
+
+    def leads(self, best: tuple, other: tuple) -> bool:
+        """Is ``best``'s lead over ``other`` clear (a sign test over the worlds)?"""
+        lead = self.score(best) - self.score(other)
+        return lead > 0 and lead >= self.expert.lead_z * math.sqrt(self.differ(best, other))
 
     def confidence(self, key: tuple | None) -> Confidence:
         if key is None:
