@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from shared import made_once
 
 from solver.version import __version__
 
@@ -18,15 +19,19 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_PACKAGES = next(Path(sys.prefix).glob("lib/python3*/site-packages"))
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("wheel")
+def build_wheel(folder: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(folder)],
         check=True,
         capture_output=True,
     )
-    return next(folder.glob("yukon_solver-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel, built once in a test run (pip builds in the source folder: two pytest-xdist
+    workers building at once would share its build folder)."""
+    return next(made_once(tmp_path_factory, "wheel", build_wheel).glob("yukon_solver-*.whl"))
 
 
 def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue(wheel):
