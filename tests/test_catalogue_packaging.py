@@ -34,6 +34,7 @@ def wheel(tmp_path_factory) -> Path:
     return next(made_once(tmp_path_factory, "wheel", build_wheel).glob("yukon_solver-*.whl"))
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(path.name for path in (ROOT / "catalogue").glob("*.json"))
@@ -46,6 +47,7 @@ def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue
     }
 
 
+@pytest.mark.slow
 def test_yukon_daily_from_a_fresh_install_in_another_folder(wheel, tmp_path):
     """A fresh venv gets the wheel alone, installed by pip (so its ``bin/yukon`` script);
     its dependencies come from this venv's site-packages through a .pth file (no editable

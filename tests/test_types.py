@@ -62,6 +62,7 @@ def checkers(tmp_path_factory):
         yield
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
 def test_a_type_checker_sees_the_real_signatures_through_import_solver(checker, tmp_path, checkers):
     (tmp_path / "wrong.py").write_text(WRONG, encoding="utf-8")
@@ -95,6 +96,7 @@ def public_type_completeness(report: dict) -> tuple[int, int, list[str]]:
     return len(public) - len(unknown), len(public), unknown
 
 
+@pytest.mark.slow
 def test_the_public_api_is_typed(tmp_path, checkers):
     completed = subprocess.run(
         [tool("pyright"), "--verifytypes", "solver", "--ignoreexternal", "--outputjson"],
