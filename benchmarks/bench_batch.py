@@ -15,9 +15,9 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, status_counts, write_json
 
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.rules import Rules
 from solver.runs.batch import run_batch
+from solver.search.limits import Limits
 from solver.store import Store
 
 

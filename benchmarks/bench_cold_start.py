@@ -37,7 +37,7 @@ NOTICE = "compiling the solver"
 # Each group's kernels made ready in turn in one fresh process: wall and CPU seconds of each.
 GROUPS_PROBE = """
 import json, time
-from solver import solve
+from solver.search import solve
 try:
     from solver.engine import groups
 except ImportError:  # a checkout from before the groups: one compile, measured by the cold solve

@@ -29,15 +29,16 @@ import time
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
-from plots import load_pyplot, save
 
-from solver import reference
-from solver.numbering import deal_board
+from solver.common.stats import rate_entry
+from solver.game import reference
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.policies import make_policy
-from solver.result import SOLVED, UNSOLVABLE, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
-from solver.stats import rate_entry
+from solver.results.result import SOLVED, UNSOLVABLE
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
+from study.plots import load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 ROWS = RESULTS / "confidence"

@@ -20,15 +20,15 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, write_json
 from ladder_deals import catalogue_files
-from plots import TIER_COLOURS, load_pyplot, save
 
 from solver.catalogue.epochs import SCHEDULE
 from solver.catalogue.files import rule_set_name, save_catalogue
 from solver.catalogue.generation import GENERATION, Scored, generation_files
-from solver.numbering import deal_board
+from solver.common.stats import clustered_rate_entry
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.ladder import FLOOR, LADDER
-from solver.rules import Rules
-from solver.stats import clustered_rate_entry
+from study.plots import TIER_COLOURS, load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -16,7 +16,7 @@ foundation return too, where it is legal as well) and tests every position on it
 flagged position is a soundness bug, and the script exits 1. ``root`` tests the opening of
 each deal (and lists the deals the twin rule's case split, ``prune.twins_hopeless``, flags
 and the pairwise test does not) and counts the result against
-``benchmarks/results/study/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
+``study/results/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
 soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test (``--against unpaced``: the same with
 the tests unpaced, ``engine.pacing``; ``tests``: without every pairwise and triple test and the twin
@@ -29,8 +29,6 @@ Each writes ``benchmarks/results/h2_<what>.json``.
 """
 
 import argparse
-import csv
-import gzip
 import json
 import random
 import sys
@@ -42,17 +40,20 @@ import numpy as np
 from common import parse_deals, percentiles, unpaced, write_figures
 from tqdm import tqdm
 
-from solver import solve
-from solver.board import read_board
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, prune
-from solver.notation import replay_tokens
-from solver.numbering import NUMBERINGS, deal_board
-from solver.packing import pack
-from solver.reference import apply_move, legal_moves
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.board import read_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.reference import apply_move, legal_moves
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN
+from solver.search import solve
+from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
+from solver.search.packing import pack
+from solver.search.solve import solve_position
+from study.tables import RESULTS as STUDY_TABLES
+from study.tables import read_table
 
 RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"
@@ -136,8 +137,7 @@ def lines(args) -> dict:
 
 def study_verdicts(foundation_return: bool) -> dict[int, str]:
     name = "yukon-return" if foundation_return else "yukon"
-    with gzip.open(RESULTS / "study" / f"{name}.verdicts.csv.gz", "rt") as table:
-        return {int(row["deal"]): row["status"] for row in csv.DictReader(table)}
+    return {deal: status for deal, status, *_ in read_table(STUDY_TABLES, name).rows}
 
 
 def root(args) -> dict:

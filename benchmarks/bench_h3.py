@@ -25,16 +25,16 @@ from pathlib import Path
 
 from common import parse_deals, percentiles, write_figures
 
-from solver import solve
-from solver.board import read_board
-from solver.budget import Budget
-from solver.dead_ends import dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
-from solver.notation import replay_tokens
-from solver.numbering import NUMBERINGS, deal_board
-from solver.packing import pack
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.board import read_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.rules import Rules
+from solver.search import solve
+from solver.search.budget import Budget
+from solver.search.dead_ends import dead_end_tables
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 RESULTS = Path(__file__).parent / "results"
 CATALOGUE = Path(__file__).parent.parent / "catalogue"

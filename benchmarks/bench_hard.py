@@ -11,11 +11,11 @@ before a number: KPat numbering), strict rules. Each is solved with a node budge
 (``--max-nodes``, default 30,000,000, no time limit: a budget the machine's load cannot shrink)
 under each configuration of ``--configs``; a row has the verdict, the positions searched, the
 table's peak entries (the distinct positions it kept), the CPU seconds and the dead-end tests'
-counters (``solver.dead_ends.dead_end_counters``):
+counters (``solver.search.dead_ends.dead_end_counters``):
 
     before     the pruning of release 0.1.0 and the pairwise tests as they stood before this
                study: no case split on twins in the search (TWIN_SPLIT off), no pairwise test
-               of costly positions of the path (``solver.solve.COSTLY_AFTER`` 0)
+               of costly positions of the path (``solver.search.solve.COSTLY_AFTER`` 0)
     twins      before + TWIN_SPLIT
     costly     before + the tests of costly positions
     narrow     both (the solver's defaults before the dead tables were widened)
@@ -24,7 +24,7 @@ counters (``solver.dead_ends.dead_end_counters``):
     root       wide + TRIPLES (the solver's defaults before positions of the path were tested over
                triples)
     default    root + PATH_TRIPLES, paced (the solver's defaults)
-    unpaced    default with the tests unpaced (``solver.solve.TESTS_ON_TRIAL``,
+    unpaced    default with the tests unpaced (``solver.search.solve.TESTS_ON_TRIAL``,
                ``CHECKS_PER_TABLE`` and ``SPLITS_ON_TRIAL`` 0: the solver's defaults before the
                tests were paced, ``engine.pacing``)
     split_unpaced   default with the case split on twins unpaced (``SPLITS_ON_TRIAL`` 0: the
@@ -49,12 +49,12 @@ from pathlib import Path
 
 from common import PACING, parse_deals, unpaced
 
-from solver import solve
-from solver.dead_ends import dead_end_counters
 from solver.engine import moves
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search import solve
+from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
 
 HARD = "91,137,173,192,274,454,531,644,681,823,988,k20002,k5000010,k5000064,k5000096"
 TWIN_SPLIT = getattr(moves, "TWIN_SPLIT", 0)

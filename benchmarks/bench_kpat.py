@@ -40,12 +40,13 @@ from common import (
 )
 from tqdm import tqdm
 
-from solver.notation import final_position
-from solver.numbering import deal_board
-from solver.reference import is_won
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.reference import is_won
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 KPAT_DEFAULT = "/usr/games/kpat"
 YUKON_GAME_ID = "10"

@@ -48,22 +48,22 @@ from pathlib import Path
 import numpy as np
 from common import command_line, machine_info, now, write_json
 from ladder_deals import catalogue_files, entry_deals, seeded, solved_deals
-from plots import TIER_COLOURS, load_pyplot, save
 
-from solver.atomic import replace_file
 from solver.catalogue.files import rule_set_name
 from solver.catalogue.ladder_games import LadderGames
 from solver.catalogue.rescore import rescore_file
-from solver.numbering import deal_board
+from solver.common.atomic import replace_file
+from solver.common.stats import clustered_rate_entry
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player import ladder_calibration as calibration_module
 from solver.player.difficulty import TIERS, ladder_rating, model_header, run_seeds
 from solver.player.greedy import Greedy
 from solver.player.ladder import LADDER, Rung, deal_seeds
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
-from solver.result import TIER_NAMES
-from solver.rules import Rules
-from solver.stats import clustered_rate_entry
+from solver.results.result import TIER_NAMES
+from study.plots import TIER_COLOURS, load_pyplot, save
 
 RESULTS = Path(__file__).parent / "results"
 

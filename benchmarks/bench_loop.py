@@ -16,12 +16,12 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, write_json
 
-from solver import solve
 from solver.engine import moves
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position, warm_up
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search import solve
+from solver.search.limits import Limits
+from solver.search.solve import solve_position, warm_up
 
 RESULTS = Path(__file__).parent / "results"
 COSTLY_AFTER = solve.COSTLY_AFTER
@@ -33,7 +33,7 @@ SWITCHES = {  # the options each row switches off
     "no KINGS_KEEP_PACKETS": moves.KINGS_KEEP_PACKETS,
     "no pairwise tests": moves.EVERY_PAIR_TEST,
     "pairwise test on the root only": moves.H2_SEARCH | moves.NOGOODS | moves.WIDE_NOGOODS,
-    "no tests of costly positions": 0,  # solver.solve.COSTLY_AFTER 0
+    "no tests of costly positions": 0,  # solver.search.solve.COSTLY_AFTER 0
 }
 
 

@@ -1,4 +1,4 @@
-"""Why a deal is lost (``solver/loss_reason.py``): which kind of reason the lost deals of a
+"""Why a deal is lost (``solver/search/loss_reason.py``): which kind of reason the lost deals of a
 range get, and what telling it costs a solve.
 
     python benchmarks/bench_loss_reason.py --variant russian --deals 1-1000
@@ -22,10 +22,11 @@ from pathlib import Path
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 from tqdm import tqdm
 
-import solver.solve as solve
-from solver.numbering import deal_board
-from solver.result import UNSOLVABLE, Limits
-from solver.rules import VARIANTS, Rules
+import solver.search.solve as solve
+from solver.game.numbering import deal_board
+from solver.game.rules import VARIANTS, Rules
+from solver.results.result import UNSOLVABLE
+from solver.search.limits import Limits
 
 RESULTS = Path(__file__).parent / "results"
 TOLD = solve.loss_reason

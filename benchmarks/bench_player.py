@@ -31,7 +31,7 @@ default its defaults; seed ``--seed``), one JSON line per deal appended to ``--r
 the deals missing), every won line replayed on the reference engine. ``expert-summary``
 reads those rows and writes the win rate over all deals with its 95% Wilson interval (one
 game a deal, so deals are the draws), beside the thoughtful rate of the same deals from
-``benchmarks/results/study/<rule set>.verdicts.csv.gz`` (deals beyond it are solved under
+``study/results/<rule set>.verdicts.csv.gz`` (deals beyond it are solved under
 ``--time-limit``, kept in ``<rows>.truth.jsonl``), to ``expert_<rule set>_<deals>.json``.
 
 ``walk`` follows the hints of ``--policy`` (default expert, seed 0) from the opening of each
@@ -48,8 +48,6 @@ greedy player wins with other seeds (``--check-seed``). Results go to
 """
 
 import argparse
-import csv
-import gzip
 import json
 import re
 import statistics
@@ -60,9 +58,11 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, percentiles, write_json
 
-from solver import reference
-from solver.notation import parse_token
-from solver.numbering import deal_board
+from solver.common.stats import clustered_rate_entry, percentile, rate_entry
+from solver.game import reference
+from solver.game.notation import parse_token
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import TIERS, rate_solved, tier_of
 from solver.player.greedy import GAME_MOVES, Greedy
 from solver.player.hint import MOVE, hint
@@ -72,12 +72,13 @@ from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
-from solver.result import SOLVED, TIER_NAMES, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.results.result import SOLVED, TIER_NAMES, UNSOLVABLE
 from solver.runs.summary import summarize
-from solver.solve import solve_position
-from solver.stats import clustered_rate_entry, percentile, rate_entry
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 from solver.store import Store
+from study.tables import RESULTS as STUDY_TABLES
+from study.tables import read_table
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -399,8 +400,7 @@ def expert_games(args) -> None:
 
 
 def thoughtful_verdicts(name: str) -> dict[int, str]:
-    with gzip.open(RESULTS / "study" / f"{name}.verdicts.csv.gz", "rt") as table:
-        return {int(row["deal"]): row["status"] for row in csv.DictReader(table)}
+    return {deal: status for deal, status, *_ in read_table(STUDY_TABLES, name).rows}
 
 
 def verdicts_of(deals: list[int], args) -> dict[int, str]:

@@ -28,10 +28,11 @@ from common import (
 from tqdm import tqdm
 
 from solver.engine.table import ENTRY_BYTES
-from solver.numbering import NUMBERINGS, deal_board
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import VARIANTS, Rules
-from solver.solve import solve_position
+from solver.game.numbering import NUMBERINGS, deal_board
+from solver.game.rules import VARIANTS, Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 SLOWEST_SHOWN = 20
 

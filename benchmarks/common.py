@@ -4,7 +4,6 @@ import contextlib
 import datetime
 import functools
 import hashlib
-import json
 import os
 import platform
 import resource
@@ -18,24 +17,24 @@ import numba
 import numpy as np
 from shapes import BENCHMARK
 
-from solver import solve
-from solver.atomic import replace_file
-from solver.formats import Format, stamped
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.record import STATUSES
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
-from solver.stats import percentile
+from solver.common.formats import Format
+from solver.common.stats import percentile
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.record import STATUSES
+from solver.search import solve
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
+from study import reports
 
-PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.solve``'s pacing
+PACING = ("TESTS_ON_TRIAL", "CHECKS_PER_TABLE", "SPLITS_ON_TRIAL")  # ``solver.search.solve``'s pacing
 
 
 @contextlib.contextmanager
 def unpaced(names: tuple[str, ...] = PACING):
     """The solver's tests unpaced (``solver.engine.pacing``) inside the block: the pacing
-    constants ``names`` of ``solver.solve`` at 0, put back after (an older checkout without them
+    constants ``names`` of ``solver.search.solve`` at 0, put back after (an older checkout without them
     is left as it is)."""
     paced = {name: getattr(solve, name) for name in names if hasattr(solve, name)}
     for name in paced:
@@ -147,10 +146,8 @@ def warm_up(variant: str, numbering: str, deal: int = 1, time_limit: float = 10.
 
 
 def write_json(path: str | Path, data: dict, kind: Format = BENCHMARK) -> None:
-    """Write ``data`` as a figures file of format ``kind`` (its keys first)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    replace_file(path, json.dumps(stamped(data, kind), indent=2) + "\n")
+    """Write ``data`` as a figures file of format ``kind`` (its keys first; the study's writer)."""
+    reports.write_json(path, data, kind)
 
 
 def write_figures(path: str | Path, benchmark: str, figures: dict, started: float) -> None:

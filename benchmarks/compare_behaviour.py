@@ -22,10 +22,10 @@ import sys
 from pathlib import Path
 
 from solver.engine import moves
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 COMPARED = ("status", "solution", "nodes")
 

@@ -5,15 +5,12 @@ files (whose ``ladder`` games seed the ladder file, so their first rungs are not
 
 from pathlib import Path
 
-from tables import read_table
-
 from solver.catalogue.candidates import solved_records
 from solver.catalogue.files import catalogue_name, read_catalogue
 from solver.catalogue.ladder_games import LadderGames
-from solver.result import SOLVED, TIER_NAMES
-from solver.rules import Rules
-
-STUDY = Path(__file__).parent / "results" / "study"
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, TIER_NAMES
+from study.tables import RESULTS, read_table
 
 
 def solved_deals(store: Path | None, study: str | None) -> list[int]:
@@ -21,7 +18,7 @@ def solved_deals(store: Path | None, study: str | None) -> list[int]:
     if store is not None:
         return [record.deal for record in solved_records(store, None)]
     if study is not None:
-        return [row[0] for row in read_table(STUDY, study).rows if row[1] == SOLVED]
+        return [row[0] for row in read_table(RESULTS, study).rows if row[1] == SOLVED]
     return []
 
 

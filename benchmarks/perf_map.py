@@ -59,11 +59,11 @@ def main(argv=None) -> int:
     parser.add_argument("--deal", required=True, help="a PySolFC deal, or kN for KPat's deal N")
     parser.add_argument("--max-nodes", type=int, default=10_000_000)
     args = parser.parse_args(argv)
-    from solver import solve
     from solver.engine import moves
-    from solver.numbering import deal_board
-    from solver.result import Limits
-    from solver.rules import Rules
+    from solver.game.numbering import deal_board
+    from solver.game.rules import Rules
+    from solver.search import solve
+    from solver.search.limits import Limits
 
     numbering = "kpat" if args.deal.startswith("k") else "pysol"
     (deal,) = parse_deals(args.deal.lstrip("k"), numbering)

@@ -4,7 +4,7 @@ words the user typed (``typed_command``: a batch's resume message)."""
 
 import shlex
 
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 
 def solve_arguments(

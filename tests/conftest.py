@@ -3,6 +3,7 @@ Each is made once in a test run, whatever the number of pytest-xdist workers (``
 
 import logging
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,13 @@ from cold_start_runs import ColdStarts, cold_start_results, run_cold_starts
 from shared import made_once
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
 
-from solver.ranges import parse_range
+from solver.game.ranges import parse_range
 from solver.runs.batch import run_batch
+
+# The study package (``study/``, not installed) is read from the checkout root, placed LAST on
+# the import path: ``solver`` stays the installed package the command-line tests run, so the
+# kernels are not compiled a second time for a second location.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 
 def batch_store(name: str, deals, rules):

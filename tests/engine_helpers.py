@@ -24,16 +24,16 @@ from strategies import (
     small_positions,
 )
 
-from solver import reference
-from solver.board import Board, check_board
-from solver.cards import SUITS, parse_card
 from solver.engine import layout, moves, prune
-from solver.notation import replay_tokens
-from solver.packing import decode, pack, raw_foundations, unpack
-from solver.reference import Move, legal_moves
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game import reference
+from solver.game.board import Board, check_board
+from solver.game.cards import SUITS, parse_card
+from solver.game.notation import replay_tokens
+from solver.game.reference import Move, legal_moves
+from solver.game.rules import Rules
+from solver.search.limits import Limits
+from solver.search.packing import decode, pack, raw_foundations, unpack
+from solver.search.solve import solve_position
 
 SETTINGS = {
     "derandomize": True,

@@ -8,9 +8,9 @@ order are visited once (``symmetric=False`` turns even that off). With a stock t
 order decides where dealt cards land, so such positions are kept apart.
 """
 
-from solver.board import Board
-from solver.reference import TO_FOUNDATION, Move, apply_move, is_won, legal_moves
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.reference import TO_FOUNDATION, Move, apply_move, is_won, legal_moves
+from solver.game.rules import Rules
 
 SOLVED, UNSOLVABLE = "solved", "unsolvable"
 

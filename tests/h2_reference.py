@@ -6,10 +6,10 @@ Facts: ("on", card, below) with below a card or ("base", column); ("clear", belo
 ("up", card); ("home", card); ("nothome", card) with foundation return.
 """
 
-from solver.board import Board
-from solver.cards import KING, card_rank
-from solver.reference import builds_on
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import KING, card_rank
+from solver.game.reference import builds_on
+from solver.game.rules import Rules
 
 
 def targets(card: int, rules: Rules, columns: int) -> list:

@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.board import Board
-from solver.numbering import deal_board
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 
 PINNED_FOLDER = Path(__file__).parent / "data" / "pinned"
 

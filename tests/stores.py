@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.ranges import parse_range
-from solver.record import Record
-from solver.result import UNKNOWN, Limits, Result, Spent
-from solver.rules import Rules
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.record import Record
+from solver.results.result import UNKNOWN, Result, Spent
+from solver.search.limits import Limits
 from solver.store import Store
 
 YUKON = Rules("yukon")

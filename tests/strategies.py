@@ -20,11 +20,11 @@ import random
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from solver.board import Board, check_board
-from solver.cards import KING, card_rank, card_suit, make_card
-from solver.numbering import deal_board
-from solver.reference import STOCK_DEAL, TO_FOUNDATION, apply_move, builds_on, legal_moves
-from solver.rules import VARIANTS, Rules
+from solver.game.board import Board, check_board
+from solver.game.cards import KING, card_rank, card_suit, make_card
+from solver.game.numbering import deal_board
+from solver.game.reference import STOCK_DEAL, TO_FOUNDATION, apply_move, builds_on, legal_moves
+from solver.game.rules import VARIANTS, Rules
 
 RULE_SETS = tuple(
     Rules(variant, foundation_return) for variant in VARIANTS for foundation_return in (False, True)

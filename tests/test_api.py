@@ -14,8 +14,8 @@ import solver.api as solver_api
 from solver import Limits, Rules
 from solver.cli import main
 from solver.engine import jit
-from solver.numbering import deal_board
-from solver.reference import legal_moves
+from solver.game.numbering import deal_board
+from solver.game.reference import legal_moves
 
 RUSSIAN = Rules("russian")
 RUSSIAN_WON = 33  # a PySolFC Russian deal the solver wins at once, in the easy catalogue
@@ -64,7 +64,7 @@ def test_import_solver_loads_no_numba_until_a_solve_needs_it():
 
 
 def test_the_error_base_covers_illegal_moves_and_contradictions():
-    from solver.record import Contradiction
+    from solver.results.record import Contradiction
 
     assert issubclass(solver.IllegalMove, solver.YukonError)
     assert issubclass(Contradiction, solver.YukonError)
@@ -223,7 +223,7 @@ def test_a_sampling_hint_reports_its_confidence():
 
 def tokens_of(board) -> set[str]:
     """The tokens of every legal move of ``board`` (yukon rules)."""
-    from solver.notation import move_token
+    from solver.game.notation import move_token
 
     return {move_token(board, move) for move in legal_moves(board, Rules())}
 
@@ -343,8 +343,8 @@ def test_an_unknown_tier_names_the_tiers_there_are():
 
 
 def test_the_compile_notice_and_cache_warning_go_through_logging(monkeypatch, caplog):
-    from solver import solve
     from solver.engine.groups import SEARCH
+    from solver.search import solve
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
     monkeypatch.setattr(jit, "cache_is_complete", lambda group: False)
@@ -358,13 +358,13 @@ def test_the_compile_notice_and_cache_warning_go_through_logging(monkeypatch, ca
     finally:
         solve.LOG.removeHandler(caplog.handler)
     assert [(record.name, record.getMessage()) for record in caplog.records] == [
-        ("solver.solve", "warning: a note about the cache"),
-        ("solver.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
+        ("solver.search.solve", "warning: a note about the cache"),
+        ("solver.search.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
     ]
 
 
 def test_the_command_line_prints_the_library_messages_bare(monkeypatch):
-    from solver import solve
+    from solver.search import solve
 
     monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
     monkeypatch.setattr(solve, "_ready", set())  # a process that has made no kernel ready yet

@@ -1,10 +1,10 @@
-"""Writing a file whole or not at all (solver/atomic.py)."""
+"""Writing a file whole or not at all (solver/common/atomic.py)."""
 
 from pathlib import Path
 
 import pytest
 
-from solver.atomic import replace_file
+from solver.common.atomic import replace_file
 
 
 def test_text_and_bytes_are_written_and_nothing_is_left_beside(tmp_path):

@@ -1,15 +1,12 @@
 """The confidence benchmark's summary (benchmarks/bench_confidence.py) on made-up games, and
 one real game's rows."""
 
-import sys
-from pathlib import Path
+import bench_confidence
 
+from solver.game.rules import Rules
 from solver.player.sampling import Sampling
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import bench_confidence  # noqa: E402
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.search.limits import Limits
 
 
 def hint_row(won: int, proved_lost: int, truth: str, game_won: bool, samples: int = 4) -> dict:

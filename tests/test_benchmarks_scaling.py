@@ -2,18 +2,15 @@
 and batch file; the memory part's processes are stood in for, so nothing is solved."""
 
 import json
-import sys
 from pathlib import Path
 
+import bench_scaling
 import pytest
+import shapes
 
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.stats import percentile
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import bench_scaling  # noqa: E402
-import shapes  # noqa: E402
-import tables  # noqa: E402
+from solver.common.stats import percentile
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from study import tables
 
 RUNS = 16
 # deal: (status, nodes, ms, greedy failures or None). Yukon tiers: easy <= 8 failures of 16,

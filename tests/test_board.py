@@ -7,12 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import PLAYOUT_SETTINGS, drawn_playout
 
-from solver.board import Board, board_from_json, check_board, parse_board, read_board
-from solver.cards import card_text, full_deck, make_card, parse_card
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.reference import STOCK_DEAL, Move, apply_move
-from solver.rules import VARIANTS, Rules
+from solver.game.board import Board, board_from_json, check_board, parse_board, read_board
+from solver.game.cards import card_text, full_deck, make_card, parse_card
+from solver.game.numbering import deal_board
+from solver.game.reference import STOCK_DEAL, Move, apply_move
+from solver.game.rules import VARIANTS, Rules
 
 YUKON = Rules("yukon")
 RUSSIAN = Rules("russian")

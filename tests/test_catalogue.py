@@ -9,8 +9,6 @@ from datetime import date
 import pytest
 from click.testing import CliRunner
 
-from solver.board import Board
-from solver.cards import KING
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.candidates import TRIALS, Shortener, solve_missing, solved_records
 from solver.catalogue.entries import RatedDeal
@@ -24,12 +22,14 @@ from solver.catalogue.files import (
 from solver.catalogue.verify import verify_directory
 from solver.cli import main
 from solver.errors import YukonError
-from solver.notation import final_position
-from solver.numbering import deal_board
+from solver.game.board import Board
+from solver.game.cards import KING
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.ranges import DealRange
+from solver.game.rules import Rules
 from solver.player.difficulty import MIN_RUNS, TIERS
-from solver.ranges import DealRange
-from solver.result import TIER_NAMES
-from solver.rules import Rules
+from solver.results.result import TIER_NAMES
 from solver.store import Store
 
 TODAY = date(2026, 12, 1)

@@ -22,9 +22,9 @@ from solver.catalogue.files import (
 )
 from solver.catalogue.verify import verify_directory
 from solver.errors import YukonError
+from solver.game.ranges import DealRange
+from solver.game.rules import Rules
 from solver.player.difficulty import ladder_rating
-from solver.ranges import DealRange
-from solver.rules import Rules
 
 TODAY = date(2026, 12, 1)
 RUSSIAN_SOLVED = (16, 33, 35)

@@ -10,7 +10,7 @@ from test_cli import run
 
 from solver.catalogue.files import read_catalogue, save_catalogue, shipped_directory
 from solver.cli.statuses import EVERY_COMMAND, EXIT_STATUSES
-from solver.verify import verify_records
+from solver.results.verify import verify_records
 
 RUSSIAN_LOST = 1  # proved unsolvable before any move
 YUKON_HARD = 91  # unknown after 150 s (README, "The hard tail"): 0.05 s never decides it

@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from solver import __version__
-from solver.board import board_from_json, parse_board
 from solver.cli import COMMAND_MODULES, main
 from solver.cli.solving import describe
-from solver.notation import final_position
-from solver.numbering import deal_board
-from solver.record import FIELD_NAMES, OPTIONAL_NAMES
-from solver.reference import is_won
-from solver.result import UNKNOWN, Result
-from solver.rules import Rules
+from solver.game.board import board_from_json, parse_board
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.reference import is_won
+from solver.game.rules import Rules
+from solver.results.record import FIELD_NAMES, OPTIONAL_NAMES
+from solver.results.result import UNKNOWN, Result
 
 RUSSIAN = Rules("russian")
 

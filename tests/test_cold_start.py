@@ -413,10 +413,10 @@ def test_without_user_ids_the_fallback_is_named_for_the_user(tmp_path, monkeypat
 def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
     """A group compiled mid-solve (the pairwise tests of a deal not won at once) leaves its
     compile out of the solve's time: its budget starts over where it stopped."""
-    from solver import solve
-    from solver.budget import Budget
     from solver.engine.groups import PAIRS
-    from solver.result import Limits
+    from solver.search import solve
+    from solver.search.budget import Budget
+    from solver.search.limits import Limits
 
     monkeypatch.setattr(solve, "_ready", set())
     monkeypatch.setattr(jit, "kernels_ready", lambda group, exercise, say: 100.0)
@@ -429,8 +429,8 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
 def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
     """A loaded machine's compile must not run the exercise out of time (before, its solve had
     the default 60 s, and a cut one marked the cache complete without the search kernel)."""
-    from solver import solve
     from solver.engine.groups import SEARCH
+    from solver.search import solve
 
     limits = []
     monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))

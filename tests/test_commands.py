@@ -6,7 +6,7 @@ import click
 
 from solver.cli import main
 from solver.commands import solve_arguments, solve_command, typed_command
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 
 def test_settings_at_their_defaults_are_left_out():

@@ -1,4 +1,4 @@
-"""Moves in words (``solver.explain``): every sentence of an explained line belongs to its
+"""Moves in words (``solver.game.explain``): every sentence of an explained line belongs to its
 move of a line that replays on the reference engine; the hint keeps its wording and never
 names a card it cannot see; ``solve`` and ``replay`` print the sentences."""
 
@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.board import Board
-from solver.cards import card_text, parse_card
 from solver.cli import main
-from solver.explain import board_sentence, line_sentences
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
+from solver.game.board import Board
+from solver.game.cards import card_text, parse_card
+from solver.game.explain import board_sentence, line_sentences
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move, is_won
+from solver.game.rules import Rules
 from solver.player.decision import reason_for
 from solver.player.view import view_of
-from solver.reference import STOCK_DEAL, TABLEAU, TO_FOUNDATION, Move, is_won
-from solver.rules import Rules
 
 CATALOGUE = Path(__file__).parents[1] / "catalogue"
 

@@ -6,13 +6,13 @@ import json
 import pytest
 from stores import fake_record
 
-from solver.board import read_board
+from solver.common.formats import BOARD, FORMATS, RECORD, Format, check_format, stamped, unstamped
 from solver.errors import YukonError
-from solver.formats import BOARD, FORMATS, RECORD, Format, check_format, stamped, unstamped
-from solver.numbering import deal_board
-from solver.record import Record
-from solver.rules import Rules
-from solver.verify import read_record
+from solver.game.board import read_board
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.record import Record
+from solver.results.verify import read_record
 
 
 def test_the_keys_come_first_and_the_rest_is_unchanged():

@@ -14,8 +14,8 @@ from test_hostile import SHIPPED, catalogue_commands
 
 from solver.catalogue.files import read_catalogue
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.ranges import DealRange, parse_range
+from solver.game.numbering import deal_board
+from solver.game.ranges import DealRange, parse_range
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 JSON = st.recursive(

@@ -11,10 +11,10 @@ from strategies import RULE_SETS, deal_numbers
 
 import solver
 from solver import Game, Move
-from solver.cards import card_text
-from solver.notation import move_token
-from solver.numbering import deal_board
-from solver.reference import apply_move, legal_moves
+from solver.game.cards import card_text
+from solver.game.notation import move_token
+from solver.game.numbering import deal_board
+from solver.game.reference import apply_move, legal_moves
 
 RUSSIAN_LOST = 1  # proved unsolvable before any move (tests/test_api.py)
 

@@ -17,7 +17,7 @@ from solver.catalogue.files import (
 )
 from solver.catalogue.generation import MIN_SCORES, SHARE, Scored, cap_of, capped_size, split, tiers_of
 from solver.errors import YukonError
-from solver.result import TIER_NAMES
+from solver.results.result import TIER_NAMES
 
 SHIPPED = shipped_directory()
 GENERATION_2 = sorted(
@@ -119,10 +119,10 @@ def test_a_manifest_record_with_a_bad_generation_names_no_file(generation):
 
 
 def test_a_floor_rung_plays_the_greedy_player_with_its_share_of_random_moves():
-    from solver.numbering import deal_board
+    from solver.game.numbering import deal_board
+    from solver.game.rules import Rules
     from solver.player.greedy import Greedy
     from solver.player.ladder import FLOOR, deal_seeds
-    from solver.rules import Rules
 
     board, rules = deal_board("yukon", 2), Rules("yukon")
     for rung in FLOOR:

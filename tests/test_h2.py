@@ -17,15 +17,16 @@ from hypothesis import strategies as st
 from pinned import pinned_deals
 from strategies import dealt_board, playout
 
-from solver import solve
-from solver.board import Board, read_board
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, nogoods
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.board import Board, read_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN
+from solver.search import solve
+from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 ONE_DECK = [
     Rules(variant, foundation_return)
@@ -420,14 +421,14 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch, monk
     one-deck rule set: the test on every new position, or ("costly") on every position of
     the path once a single position was searched below it, which takes the path back to it
     and, when it is dead, leaves its subtree. Unpaced, so every test due runs (``engine.pacing``)."""
-    monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", 0)
-    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", 0)
+    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", 0)
+    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", 0)
     if switch == "costly":
-        monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
-        monkeypatch.setattr("solver.solve.COSTLY_AFTER", 1)
+        monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 10**9)
+        monkeypatch.setattr("solver.search.solve.COSTLY_AFTER", 1)
     else:
-        monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)  # the test on every position
+        monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 0)  # the test on every position
     seen = same_verdicts(rules, WITHOUT_PAIRS, WITHOUT_PAIRS | SWITCHES[switch], 60)
     assert seen[SOLVED, 0] > 0 and seen[UNSOLVABLE, 0] > 0, seen
 
@@ -486,14 +487,14 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     1.1 M) with the costly positions of the path tested, in under half the positions. Unpaced
     (``engine.pacing``), so what is measured is the trigger alone."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
-    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", 0)
-    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", 0)
+    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", 0)
+    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", 0)
     limits = Limits(max_nodes=3_000_000, time_limit=None)
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 10**9)
-    monkeypatch.setattr("solver.solve.COSTLY_AFTER", 0)
+    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 10**9)
+    monkeypatch.setattr("solver.search.solve.COSTLY_AFTER", 0)
     roots_only = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     root_tests = dead_end_counters()["tests"]
-    monkeypatch.setattr(f"solver.solve.{setting}", value)
+    monkeypatch.setattr(f"solver.search.solve.{setting}", value)
     inside = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     assert roots_only.status == inside.status == UNSOLVABLE
     assert root_tests <= 8 < dead_end_counters()["tests"]

@@ -23,15 +23,15 @@ from test_h2 import (
     tables_for,
 )
 
-from solver import dead_ends, solve
-from solver.dead_ends import dead_end_counters, dead_end_tables
 from solver.engine import h2, h3, layout, moves, search
 from solver.engine.apply import apply_move
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search import dead_ends, solve
+from solver.search.dead_ends import dead_end_counters, dead_end_tables
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 CROSS_CHECKED_CARDS = 9  # the plain-Python family of a larger position takes minutes
 WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.EVERY_TRIPLE_TEST)
@@ -127,8 +127,8 @@ def test_search_verdicts_are_the_same_with_and_without_triples(rules, monkeypatc
     """The solve with the test over triples on the root of every position (no positions searched
     first) against the search with no pairwise test and no test of triples, on small positions of
     every one-deck rule set."""
-    monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.solve.ROOT_TRIPLES_AFTER", 0)
+    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 0)
     seen = same_verdicts(rules, WITHOUT_TESTS, WITHOUT_TESTS | moves.TRIPLES, 40, root_triples_dead)
     assert seen[SOLVED, 0] > 0 and seen[UNSOLVABLE, 1] > 0, seen
 
@@ -137,7 +137,7 @@ def test_a_root_flagged_dead_is_proved_lost_at_once(monkeypatch):
     """PySolFC 192 (lost, 75 k positions with every other test): with the root tested over triples
     after 2,000 positions it is proved lost within the next few; PySolFC 173 (won) is still won
     after the test ran on its root; without the test 192 needs far more positions."""
-    monkeypatch.setattr("solver.solve.ROOT_TRIPLES_AFTER", 2_000)
+    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 2_000)
     rules, limits = Rules("yukon"), Limits(max_nodes=3_000_000, time_limit=None)
     lost = checked_solve(deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS, limits)
     assert lost.status == UNSOLVABLE and lost.nodes < 2_100, lost.nodes

@@ -7,12 +7,13 @@ import random
 import pytest
 from test_player import permute_hidden
 
-from solver import reference
-from solver.board import UNKNOWN, Board
-from solver.cards import make_card
 from solver.errors import ArgumentError, YukonError
-from solver.notation import parse_token, solution_text
-from solver.numbering import deal_board
+from solver.game import reference
+from solver.game.board import UNKNOWN, Board
+from solver.game.cards import make_card
+from solver.game.notation import parse_token, solution_text
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.expert import plan_of
 from solver.player.greedy import Greedy
 from solver.player.hint import GONE, MOVE, game_so_far, hint
@@ -20,7 +21,6 @@ from solver.player.history import NO_HISTORY, led_to, played_from, undoes
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling, solved_world
 from solver.player.view import view_of
-from solver.rules import Rules
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}

@@ -12,10 +12,11 @@ import pytest
 
 from solver import api
 from solver.errors import ArgumentError
-from solver.numbering import deal_board
-from solver.result import UNKNOWN, Limits, Spent
-from solver.rules import Rules
-from solver.solve import solve_position, warm_up
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN, Spent
+from solver.search.limits import Limits
+from solver.search.solve import solve_position, warm_up
 
 YUKON_HARD = 28927  # unknown after minutes: a solve that only a budget or a cancel ends
 NODES = Limits(max_nodes=200_000, time_limit=None)
@@ -96,10 +97,10 @@ def test_solves_on_two_threads_give_the_serial_results(variant, deals):
 # Two threads of a fresh process whose first solves start together (the kernels loaded by both).
 FRESH_THREADS = """
 from concurrent.futures import ThreadPoolExecutor
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.numbering import deal_board
+from solver.search.limits import Limits
+from solver.game.rules import Rules
+from solver.search.solve import solve_position
 
 def solved(deal):
     limits = Limits(max_nodes=100_000, time_limit=None)

@@ -20,21 +20,21 @@ import pytest
 from stores import NODES, RUSSIAN, YUKON, copy_store, fake_record, snapshot, stored_rows
 from test_cli import assert_bad_input, run
 
-from solver.board import MAX_BOARD_BYTES
 from solver.catalogue.files import checksum, read_catalogue, save_catalogue, shipped_directory
 from solver.cli import main
 from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
-from solver.numbering import deal_board
-from solver.record import Record, now_text
-from solver.result import Limits, parse_memory
+from solver.game.board import MAX_BOARD_BYTES
+from solver.game.numbering import deal_board
+from solver.results.record import Record, now_text
+from solver.results.verify import MAX_LINE_CHARS, verify_records
 from solver.runs import claims
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.runs.loop import stopped_line
 from solver.runs.report import RunReport
+from solver.search.limits import Limits, parse_memory
 from solver.store import BUSY, CLAIMED, DONE, Retry, Store
-from solver.verify import MAX_LINE_CHARS, verify_records
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")
 
@@ -229,7 +229,7 @@ def worker_pid_record(deal, rules, numbering, limits):
     """A made-up unknown record naming the process that made it (for the Dask test)."""
     import time
 
-    from solver.runs.solve_deal import failure_record
+    from solver.runs.deal_record import failure_record
 
     time.sleep(1.0)  # long enough that the other worker takes the next deal
     return failure_record(deal, rules, numbering, limits, f"pid {os.getpid()}", board_text="")
@@ -374,7 +374,7 @@ def test_ctrl_c_anywhere_exits_130(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("solver.cli.deals.deal_board", interrupted)
+    monkeypatch.setattr("solver.cli.deals.deal_opening", interrupted)
     result = run("deal", "12")
     assert result.exit_code == 130 and "Aborted" not in result.output
 

@@ -13,14 +13,14 @@ import time
 import pytest
 from test_cli import assert_bad_input, run, yukon_command
 
-from solver import solve
-from solver.board import Board, read_board
-from solver.cards import KING, make_card
 from solver.cli.terminal import paint
 from solver.engine import table
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.rules import Rules
+from solver.game.board import Board, read_board
+from solver.game.cards import KING, make_card
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search import solve
 
 YUKON_HARD = 28927  # unknown after minutes, its table growing all the while
 

@@ -20,7 +20,6 @@ from stores import YUKON, fake_record
 from test_cli import assert_bad_input, run
 
 from solver.api import catalogue_hits
-from solver.atomic import JOURNAL_NAME, finish_switch, written_beside
 from solver.catalogue import shape
 from solver.catalogue.build import Shelf, build_catalogue
 from solver.catalogue.checks import load_checked
@@ -36,9 +35,10 @@ from solver.catalogue.files import (
 )
 from solver.catalogue.ladder_games import LadderGames
 from solver.catalogue.verify import verify_directory
+from solver.common.atomic import JOURNAL_NAME, finish_switch, written_beside
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.result import SOLVED
+from solver.game.numbering import deal_board
+from solver.results.result import SOLVED
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.store import BUSY, CLAIMED, Store, export_jsonl
 from solver.store.claims import CLAIM_SECONDS
@@ -300,7 +300,7 @@ def test_build_refuses_a_signed_tampered_entry_too(folder):
 KILLED_WRITER = """
 import os, signal, sys
 from pathlib import Path
-from solver.atomic import replace_files
+from solver.common.atomic import replace_files
 renames = []
 real = Path.replace
 def replace(self, target):
@@ -485,7 +485,7 @@ import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))  # a disk that takes 2,000 bytes a file
 from solver.errors import YukonError
-from solver.rules import Rules
+from solver.game.rules import Rules
 from solver.store import Store
 try:
     Store.open_for_run(sys.argv[1], Rules(), "pysol")

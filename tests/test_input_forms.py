@@ -11,13 +11,13 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import LCRandom31
 from pysol_cards.random_base import RandomBase
 
-from solver.board import UNKNOWN, parse_board, read_board
-from solver.cards import make_card
 from solver.cli import main
 from solver.errors import YukonError
-from solver.numbering import MAX_DEAL, PYSOL_MILLIGAN_PLAN, PYSOL_SUITS, board_from_plan, deal_board
-from solver.ranges import deal_number, parse_range, split_numbering
-from solver.rules import Rules
+from solver.game.board import UNKNOWN, parse_board, read_board
+from solver.game.cards import make_card
+from solver.game.numbering import MAX_DEAL, PYSOL_MILLIGAN_PLAN, PYSOL_SUITS, board_from_plan, deal_board
+from solver.game.ranges import deal_number, parse_range, split_numbering
+from solver.game.rules import Rules
 
 YUKON, MILLIGAN = Rules("yukon"), Rules("milligan")
 # Both ends of each of LCRandom31's three regimes (15 bits, bit 15 set, 16 bits plus one).

@@ -8,11 +8,10 @@ import pytest
 from test_cli import run
 from test_hostile import SHIPPED, small_catalogue
 
-from solver import solve
 from solver.catalogue import candidates, files
 from solver.catalogue.candidates import Shortener
 from solver.catalogue.verify import verify_directory
-from solver.interrupts import (
+from solver.common.interrupts import (
     CtrlC,
     StopFlag,
     exit_status,
@@ -20,10 +19,11 @@ from solver.interrupts import (
     sigint_ignored,
     watched_by_search,
 )
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
 from solver.runs.report import RunReport
+from solver.search import solve
 
 
 def test_exit_status_is_128_plus_the_signal():

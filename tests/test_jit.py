@@ -74,11 +74,11 @@ def test_an_allocating_kernel_is_found_by_the_source_rules():
 LEAK_PROBE = """
 import json
 from numba.core.runtime import rtsys
-from solver import solve
+from solver.search import solve
 from solver.engine import moves
-from solver.numbering import deal_board
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.search.limits import Limits
+from solver.game.rules import Rules
 
 solve.warm_up()
 before = rtsys.get_allocation_stats()

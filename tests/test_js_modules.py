@@ -18,21 +18,21 @@ from pathlib import Path
 import pytest
 from test_schedule import readme_demo
 
-from solver.board import parse_board
-from solver.cards import card_text
 from solver.catalogue.epochs import SCHEDULE, schedule_json
 from solver.catalogue.files import read_catalogue, read_manifest, shipped_directory
 from solver.catalogue.schedule import daily_in, listing_of, pick
 from solver.engine.move_kinds import TABLEAU, TO_FOUNDATION
 from solver.errors import YukonError
-from solver.notation import final_position, move_token
-from solver.numbering import deal_board
+from solver.game.board import parse_board
+from solver.game.cards import card_text
+from solver.game.notation import final_position, move_token
+from solver.game.numbering import deal_board
+from solver.game.reference import apply_move, is_won, legal_moves
+from solver.game.rules import VARIANTS, Rules
 from solver.player.greedy import Greedy, ranked_moves
 from solver.player.hint import hint
 from solver.player.history import played_from
 from solver.player.view import view_of
-from solver.reference import apply_move, is_won, legal_moves
-from solver.rules import VARIANTS, Rules
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="no node on PATH: the JavaScript modules are not tested")

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import dealt_positions, small_positions
 
-from solver.board import parse_board
-from solver.packing import pack
+from solver.game.board import parse_board
+from solver.search.packing import pack
 
 
 @rules_sets

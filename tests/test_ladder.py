@@ -9,12 +9,12 @@ import pytest
 
 from solver.catalogue.entries import score_problem
 from solver.catalogue.ladder_games import LadderGames
-from solver.numbering import deal_board
+from solver.common.stats import clustered_rate_entry, wilson_interval
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import ladder_rating, ladder_tier
 from solver.player.ladder import FLOOR, GATE, LADDER, LADDER_2, LADDERS, Rung, deal_seeds, ladder_games, plays
 from solver.player.rasch import fit_rasch, sigmoid
-from solver.rules import Rules
-from solver.stats import clustered_rate_entry, wilson_interval
 
 
 def simulated(deals: int, skills: np.ndarray, games: list[int], seed: int = 7):
@@ -232,7 +232,7 @@ def test_random_moves_make_a_weaker_greedy_that_still_never_peeks():
 
 
 def reference_moves(board, rules):
-    from solver import reference
+    from solver.game import reference
 
     return reference.legal_moves(board, rules)
 

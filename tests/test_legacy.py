@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import solver
 from solver.cli import main
-from solver.formats import RECORD, stamped
-from solver.record import Record
+from solver.common.formats import RECORD, stamped
+from solver.results.record import Record
 from solver.runs.summary import summarize
 from solver.store import Store, export_jsonl
 

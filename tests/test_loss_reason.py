@@ -1,4 +1,4 @@
-"""Why a deal is lost (``solver.loss_reason``), checked against the dead-end tests' own
+"""Why a deal is lost (``solver.search.loss_reason``), checked against the dead-end tests' own
 derivations: the plain-Python HOPELESS fixpoint flags exactly the positions the kernel's
 ``prune.hopeless`` flags; the cards it finds never home are cards whose *home* fact the
 kernel's pairwise table finds unreachable; every step of a reason can be checked on the
@@ -13,17 +13,19 @@ import pytest
 from click.testing import CliRunner
 from strategies import playout
 
-from solver.board import Board
-from solver.cards import card_text, parse_card
 from solver.cli import main
-from solver.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.result import UNSOLVABLE, Limits, Proof
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import card_text, parse_card
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
+from solver.results.result import UNSOLVABLE, Proof
 from solver.runs.batch import run_batch
-from solver.solve import solve_position
+from solver.search.limits import Limits
+from solver.search.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
+from solver.search.solve import solve_position
 from solver.store import Store
+from solver.store.schema import SCHEMA_VERSION
 
 RULE_SETS = [Rules("yukon"), Rules("yukon", True), Rules("russian"), Rules("russian", True)]
 # PySolFC Yukon deals lost at the root: 67 and 151 by HOPELESS, 355 by the pairwise test only.
@@ -163,12 +165,13 @@ def test_the_reason_is_stored_and_an_older_store_keeps_opening(tmp_path):
     connection = sqlite3.connect(path)  # the same store as schema 2 made it
     with connection:
         connection.execute("ALTER TABLE results DROP COLUMN loss_reason")
+        connection.execute("ALTER TABLE results DROP COLUMN solver_source")
         connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
     connection.close()
     with Store.open_existing(path) as store:
         assert {record.deal: record.loss_reason for record in store.records()} == {151: None, 152: None}
     with Store.open_for_run(path, Rules("yukon"), "pysol") as store:
-        assert store.meta["schema"] == "3"
+        assert store.meta["schema"] == SCHEMA_VERSION
         assert [record.loss_reason for record in store.records()] == [None, None]
 
 

@@ -8,10 +8,11 @@ import json
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.numbering import deal_board
-from solver.result import SOLVED, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import SOLVED
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 YUKON = Rules("yukon")
 

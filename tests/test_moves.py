@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import deal_numbers, dealt_positions, playout, random_move, seeds, small_positions
 
-from solver import reference
-from solver.board import canonical_foundations
-from solver.cards import parse_card
 from solver.engine import apply, layout, moves
-from solver.packing import decode, pack, raw_foundations, unpack
-from solver.reference import TO_FOUNDATION, Move, legal_moves
-from solver.rules import Rules
+from solver.game import reference
+from solver.game.board import canonical_foundations
+from solver.game.cards import parse_card
+from solver.game.reference import TO_FOUNDATION, Move, legal_moves
+from solver.game.rules import Rules
+from solver.search.packing import decode, pack, raw_foundations, unpack
 
 
 @rules_sets

@@ -11,8 +11,8 @@ from test_h2 import dead_ends_met, one_deck, remembered, tables_for
 
 from solver.engine import h2, layout, moves, nogoods, path_facts, search
 from solver.engine.apply import apply_move, undo_move
-from solver.packing import pack
-from solver.rules import Rules
+from solver.game.rules import Rules
+from solver.search.packing import pack
 
 OPTIONS = moves.ALL_REDUCTIONS
 

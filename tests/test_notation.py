@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import PLAYOUT_SETTINGS, drawn_playout
 
-from solver.board import Board, parse_board
-from solver.cards import card_text, full_deck, parse_card
 from solver.errors import YukonError
-from solver.notation import (
+from solver.game.board import Board, parse_board
+from solver.game.cards import card_text, full_deck, parse_card
+from solver.game.notation import (
     final_position,
     move_token,
     parse_token,
@@ -19,8 +19,8 @@ from solver.notation import (
     replayed_line,
     solution_text,
 )
-from solver.numbering import deal_board
-from solver.reference import (
+from solver.game.numbering import deal_board
+from solver.game.reference import (
     FROM_FOUNDATION,
     STOCK_DEAL,
     TABLEAU,
@@ -31,7 +31,7 @@ from solver.reference import (
     check_move,
     legal_moves,
 )
-from solver.rules import VARIANTS, Rules
+from solver.game.rules import VARIANTS, Rules
 
 YUKON = Rules("yukon")
 MILLIGAN = Rules("milligan")

@@ -8,10 +8,10 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import MTRandom
 from pysol_cards.random_base import RandomBase
 
-from solver.board import check_board, parse_board
 from solver.errors import YukonError
-from solver.numbering import MAX_DEAL, deal_board
-from solver.rules import Rules
+from solver.game.board import check_board, parse_board
+from solver.game.numbering import MAX_DEAL, deal_board
+from solver.game.rules import Rules
 
 YUKON = Rules("yukon")
 MILLIGAN = Rules("milligan")

@@ -15,14 +15,15 @@ from exhaustive import TooBig, exhaustive_verdict
 from hypothesis import event, given, settings
 from test_h2 import one_deck
 
-from solver import solve
-from solver.budget import Budget
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, layout, moves, pacing, search
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE, Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.search import solve
+from solver.search.budget import Budget
+from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 # Tests a paced solve may run beyond its trial and the positions proved dead: each of its searches
 # (the probes and the full search) tests its own root, paced or not.
@@ -84,14 +85,14 @@ def test_paced_searches_keep_every_verdict(rules, monkeypatch):
     the exhaustive search's on small positions, won and lost ones among them, and on some won
     ones it ran fewer tests. (On these small lost positions the tests keep proving positions
     dead, so their gate stays open; the lost deals below close it.)"""
-    monkeypatch.setattr("solver.solve.ROOT_PAIRS_AFTER", 0)
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", 0)
+    monkeypatch.setattr("solver.search.solve.ROOT_PAIRS_AFTER", 0)
+    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", 0)
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
     def solved(board, trial, per_table):
-        monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
-        monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", per_table)
+        monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
+        monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", per_table)
         result = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
         return result.status, dead_end_counters()["tests"]
 
@@ -116,7 +117,7 @@ def test_a_paced_search_proves_a_lost_deal_lost(deal, monkeypatch):
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     tests = {}
     for trial in (0, 5):
-        monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
+        monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
         assert (
             checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=1_000_000)).status
             == UNSOLVABLE
@@ -137,8 +138,8 @@ def test_tests_that_find_nothing_stand_down(trial, spacing, stood_down, monkeypa
     first 4 M positions run the trial's tests and at most BEYOND_TRIAL more; so with only the tests
     of costly positions of the path (a spacing beyond the search) and a trial of 500; unpaced, well
     over 2,000."""
-    monkeypatch.setattr("solver.solve.TESTS_ON_TRIAL", trial)
-    monkeypatch.setattr("solver.solve.PAIRS_SPACING", spacing)
+    monkeypatch.setattr("solver.search.solve.TESTS_ON_TRIAL", trial)
+    monkeypatch.setattr("solver.search.solve.PAIRS_SPACING", spacing)
     result = checked_solve(
         deal_board("yukon", 7000007, "kpat"),
         Rules("yukon"),
@@ -158,7 +159,7 @@ def test_checks_that_find_little_stand_down(per_table, monkeypatch):
     """KPat 700194 (won in 0.3 M positions) stores one dead table whose checks find a dead position
     about once in 6,000: paced, the checks stop where the allowance of its table and of the
     positions they proved dead runs out; unpaced, they go on past it. Won either way."""
-    monkeypatch.setattr("solver.solve.CHECKS_PER_TABLE", per_table)
+    monkeypatch.setattr("solver.search.solve.CHECKS_PER_TABLE", per_table)
     result = checked_solve(deal_board("yukon", 700194, "kpat"), Rules("yukon"), moves.ALL_REDUCTIONS)
     counters = dead_end_counters()
     allowance = pacing.CHECKS_PER_DEAD * counters["nogood_dead"] + solve.CHECKS_PER_TABLE * counters["dead"]
@@ -194,7 +195,7 @@ def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
     seen = Counter()
 
     def solved(board, trial):
-        monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+        monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
         return checked_solve(board, rules, moves.ALL_REDUCTIONS, limits).status
 
     @settings(max_examples=60, phases=NO_SHRINK, **SETTINGS)
@@ -211,7 +212,7 @@ def test_a_paced_split_keeps_every_verdict(rules, monkeypatch):
 def full_search_splits(numbering: str, deal: int, trial: int, max_nodes: int, monkeypatch):
     """The full search of a deal's root (no probes) with a split trial of ``trial``: its status
     and its split counters (tests, of them dead by the split only, skipped)."""
-    monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+    monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
     packed = pack(deal_board("yukon", deal, numbering), Rules("yukon"))
     searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
     status = searched.run(Budget(Limits(max_nodes=max_nodes, time_limit=None)))
@@ -250,7 +251,7 @@ def test_a_paced_split_proves_a_lost_deal_lost(deal, monkeypatch):
     proves each lost, as unpaced."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     for trial in (0, 1):
-        monkeypatch.setattr("solver.solve.SPLITS_ON_TRIAL", trial)
+        monkeypatch.setattr("solver.search.solve.SPLITS_ON_TRIAL", trial)
         assert (
             checked_solve(board, rules, moves.ALL_REDUCTIONS, Limits(max_nodes=2_000_000)).status
             == UNSOLVABLE

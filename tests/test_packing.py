@@ -1,14 +1,14 @@
-"""solver/packing.py: a Board packed into the engine's arrays and read back, and engine moves
+"""solver/search/packing.py: a Board packed into the engine's arrays and read back, and engine moves
 read as reference Moves."""
 
 from engine_helpers import walk
 from strategies import RULE_SETS
 
-from solver.cards import parse_card
 from solver.engine import moves
 from solver.engine.move_kinds import FROM_FOUNDATION, STOCK_DEAL, TABLEAU, TO_FOUNDATION
-from solver.packing import decode, pack, unpack
-from solver.reference import Move
+from solver.game.cards import parse_card
+from solver.game.reference import Move
+from solver.search.packing import decode, pack, unpack
 
 
 def test_pack_unpack_round_trip():

@@ -13,14 +13,14 @@ from engine_helpers import engine_moves
 from strategies import dealt_board
 from test_h2 import one_deck, tables_for
 
-from solver import solve
-from solver.budget import Budget
 from solver.engine import h2, layout, move_kinds, moves, path_facts, search
 from solver.engine.apply import apply_move, undo_move
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search import solve
+from solver.search.budget import Budget
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 WALKS, STEPS = 12, 120
 

@@ -1,7 +1,12 @@
-"""The ration of the path's tests over triples (``solver.path_ration``)."""
+"""The ration of the path's tests over triples (``solver.search.path_ration``)."""
 
-from solver import path_ration
-from solver.path_ration import PATH_TRIPLES_CREDIT, PATH_TRIPLES_SPACING, PATH_TRIPLES_TRIAL, path_test_due
+from solver.search import path_ration
+from solver.search.path_ration import (
+    PATH_TRIPLES_CREDIT,
+    PATH_TRIPLES_SPACING,
+    PATH_TRIPLES_TRIAL,
+    path_test_due,
+)
 
 
 def first_due(tests: int, dead: int) -> int:

@@ -7,14 +7,14 @@ import random
 import numpy as np
 import pytest
 
-from solver import reference
-from solver.board import Board
-from solver.cards import make_card
 from solver.engine import greedy_play, player_moves
 from solver.errors import YukonError
-from solver.notation import final_position, parse_token
-from solver.numbering import deal_board
-from solver.packing import pack
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.cards import make_card
+from solver.game.notation import final_position, parse_token
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import rate, run_seeds
 from solver.player.greedy import Greedy
 from solver.player.hint import LOST, WON, game_so_far, hint
@@ -22,7 +22,7 @@ from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import View, view_of
-from solver.rules import Rules
+from solver.search.packing import pack
 
 YUKON, RUSSIAN, MILLIGAN = Rules("yukon"), Rules("russian"), Rules("milligan")
 SMALL_SAMPLING = {"samples": 3, "max_nodes": 3000}

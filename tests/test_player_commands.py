@@ -8,13 +8,13 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from solver import reference
 from solver.cli import main
 from solver.cli.player import HintProgress
-from solver.notation import parse_token
-from solver.numbering import deal_board
+from solver.game import reference
+from solver.game.notation import parse_token
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.hint import hint
-from solver.rules import Rules
 
 YUKON = Rules("yukon")
 WON_BOARD = "\n".join(["-"] * 7 + ["Foundations: S-K H-K D-K C-K"])

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.numbering import deal_board
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import greedy_failures
 from solver.player.greedy import Greedy
 from solver.player.play import play_deal
-from solver.rules import Rules
 
 GAMES = json.loads((Path(__file__).parent / "data" / "greedy_games.json").read_text())
 CALIBRATION = Path(__file__).parent.parent / "benchmarks" / "results"

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import built_positions, deal_numbers, playout, seeds, small_positions
 
-from solver.board import Board
 from solver.engine import layout, player_moves
-from solver.packing import decode, pack
-from solver.reference import FROM_FOUNDATION, Move, legal_moves
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.reference import FROM_FOUNDATION, Move, legal_moves
+from solver.game.rules import Rules
+from solver.search.packing import decode, pack
 
 
 def player_move_list(board: Board, rules: Rules) -> list[Move]:

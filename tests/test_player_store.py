@@ -16,14 +16,14 @@ import pytest
 from stores import RUSSIAN, YUKON, Faulty, comparable
 
 from solver.errors import YukonError
-from solver.notation import final_position
-from solver.numbering import deal_board
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.reference import IllegalMove, is_won
 from solver.player.play import play_deal
-from solver.reference import IllegalMove, is_won
-from solver.result import Limits
 from solver.runs.play import play_series, run_plays, run_ratings
 from solver.runs.player_work import RatingSeries, check_line, play_games
 from solver.runs.summary import summarize
+from solver.search.limits import Limits
 from solver.store import Store, schema
 from solver.store.player_rows import Play, Rating
 
@@ -180,7 +180,7 @@ import time
 
 from solver.runs.play import play_series, run_plays
 from solver.runs.player_work import play_games
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 LAST_FINISHING_DEAL = 6
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from stores import YUKON
 
-from solver.interrupts import StopFlag
+from solver.common.interrupts import StopFlag
 from solver.runs.pool import Worker, run_local
 from solver.runs.work import Work
 

@@ -46,7 +46,7 @@ GUARDED_POSIX_NAMES = {
     ("os", "getuid"): {"solver/engine/jit.py:user_id"},  # hasattr(os, "getuid")
     ("os", "sched_getaffinity"): {"solver/runs/loop.py:default_jobs"},  # except AttributeError
     ("signal", "SIGKILL"): {"solver/runs/pool.py:die_with_parent"},  # Linux prctl, suppress(Exception)
-    ("signal", "SIGHUP"): {"solver/interrupts.py:<module>"},  # hasattr(signal, "SIGHUP")
+    ("signal", "SIGHUP"): {"solver/common/interrupts.py:<module>"},  # hasattr(signal, "SIGHUP")
 }
 POSIX_ONLY_NAMES = {
     "os": {"getuid", "geteuid", "getgid", "getegid", "fork", "forkpty", "sched_getaffinity", "killpg"}

@@ -20,16 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RULE_SETS, dead_positions, deal_numbers, seeds
 
-from solver import reference
-from solver.board import parse_board
-from solver.cards import parse_card
 from solver.engine import apply, layout, moves, prune
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import decode, pack
-from solver.reference import TO_FOUNDATION
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game import reference
+from solver.game.board import parse_board
+from solver.game.cards import parse_card
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.reference import TO_FOUNDATION
+from solver.game.rules import Rules
+from solver.search.limits import Limits
+from solver.search.packing import decode, pack
 
 
 @rules_sets

@@ -3,8 +3,8 @@
 import pytest
 
 from solver.errors import YukonError
-from solver.numbering import MAX_DEAL
-from solver.ranges import DealRange, parse_range
+from solver.game.numbering import MAX_DEAL
+from solver.game.ranges import DealRange, parse_range
 
 
 @pytest.mark.parametrize(

@@ -3,14 +3,17 @@ and the one source of the published field names."""
 
 import dataclasses
 import json
+import re
+import sqlite3
 
 import pytest
-from stores import NODES, RUSSIAN, fake_record
+from stores import NODES, RUSSIAN, YUKON, fake_record
 
 import solver
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.record import (
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.record import (
     FIELD_NAMES,
     OPTIONAL_NAMES,
     REPLAY_FIELDS,
@@ -18,10 +21,12 @@ from solver.record import (
     decode_deal,
     encode_deal,
 )
-from solver.result import Limits, Result
-from solver.rules import Rules
-from solver.store import COLUMNS
-from solver.verify import read_record
+from solver.results.result import Result
+from solver.results.verify import read_record
+from solver.search.limits import Limits
+from solver.store import COLUMNS, Store
+from solver.store.schema import SCHEMA_VERSION
+from solver.version import verdict_source
 
 # The names 0.1.0 published (store columns and JSON lines, in export order): they must stay.
 PUBLISHED = (
@@ -45,7 +50,7 @@ PUBLISHED = (
     "finished_at",
 )
 # Names published since, optional: left out of a JSON object when None.
-ADDED = ("loss_reason",)
+ADDED = ("loss_reason", "solver_source")
 
 
 def solved_result() -> Result:
@@ -106,7 +111,7 @@ def test_json_and_row_round_trips(deal, loss_reason):
     record = dataclasses.replace(record, deal=deal, loss_reason=loss_reason)
     data = json.loads(json.dumps(record.to_json()))
     assert list(data) == ["format", "format_version"] + [
-        name for name in FIELD_NAMES if loss_reason or name not in ADDED
+        name for name in FIELD_NAMES if getattr(record, name) is not None or name not in ADDED
     ]
     assert (data["format"], data["format_version"]) == ("yukon-record", 1)
     assert Record.from_json(data) == record
@@ -133,3 +138,26 @@ def test_verify_requires_exactly_the_replayed_fields():
         partial = {key: value for key, value in replayed_only.items() if key != name}
         with pytest.raises(YukonError, match=f"here: missing field {name}"):
             read_record(json.dumps(partial), "here")
+
+
+def test_a_record_names_the_source_its_verdict_came_from(tmp_path):
+    """Every record a solve makes carries the digest of the rules, search and kernel code, in
+    its JSON and its store row; a store of release 0.2.0 (schema 3, no such column) is
+    migrated on opening for a run, its rows kept, their source unknown (NULL)."""
+    made = Record.from_result(
+        solved_result(), rules=YUKON, numbering="pysol", deal=12, board_text="", limits=Limits()
+    )
+    assert made.solver_source == verdict_source() and re.fullmatch("[0-9a-f]{16}", made.solver_source)
+    assert Record.from_json(made.to_json()).solver_source == made.solver_source
+    path = tmp_path / "r.db"
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        store.write(made)
+        store.write(fake_record(13, "unknown", budget="nodes"))
+    connection = sqlite3.connect(path)  # the store as release 0.2.0 made it
+    with connection:
+        connection.execute("ALTER TABLE results DROP COLUMN solver_source")
+        connection.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    connection.close()
+    with Store.open_for_run(path, YUKON, "pysol") as store:
+        assert store.meta["schema"] == SCHEMA_VERSION
+        assert [(record.deal, record.solver_source) for record in store.records()] == [(12, None), (13, None)]

@@ -24,17 +24,18 @@ from hypothesis import event, given, settings
 from pinned import pinned_deal
 from strategies import playout
 
-from solver import reference
-from solver.board import parse_board
-from solver.cards import parse_card
 from solver.engine import moves
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.reference import TO_FOUNDATION, Move, legal_moves
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.game import reference
+from solver.game.board import parse_board
+from solver.game.cards import parse_card
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.reference import TO_FOUNDATION, Move, legal_moves
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN
+from solver.search.limits import Limits
+from solver.search.packing import pack
+from solver.search.solve import solve_position
 
 REDUCTION_LIMITS = Limits(max_nodes=100_000, time_limit=None)
 

@@ -1,4 +1,4 @@
-"""The reference rules engine, rule by rule (see the docstring of ``solver/rules.py``), and
+"""The reference rules engine, rule by rule (see the docstring of ``solver/game/rules.py``), and
 random legal playouts that must keep every card exactly once and be undoable."""
 
 import random
@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.board import Board, check_board, parse_column, parse_foundations
-from solver.cards import KING, card_text, parse_card
-from solver.notation import final_position, replay_tokens
-from solver.numbering import deal_board
-from solver.reference import (
+from solver.game.board import Board, check_board, parse_column, parse_foundations
+from solver.game.cards import KING, card_text, parse_card
+from solver.game.notation import final_position, replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.reference import (
     FROM_FOUNDATION,
     STOCK_DEAL,
     TABLEAU,
@@ -28,7 +28,7 @@ from solver.reference import (
     replay,
     undo_move,
 )
-from solver.rules import VARIANTS, Rules
+from solver.game.rules import VARIANTS, Rules
 
 YUKON = Rules("yukon")
 RUSSIAN = Rules("russian")
@@ -501,5 +501,5 @@ def test_a_solved_line_keeps_every_card_once_and_undoes():
 
 def test_the_reference_engine_does_not_load_the_numba_core():
     """It shares only the move kinds with the engine, from a module with no kernels in it."""
-    check = "import sys, solver.reference; assert 'numba' not in sys.modules, sorted(sys.modules)"
+    check = "import sys, solver.game.reference; assert 'numba' not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", check], check=True)

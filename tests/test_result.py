@@ -8,12 +8,13 @@ from contextlib import closing
 import pytest
 
 from solver.errors import YukonError
-from solver.numbering import deal_board
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
 from solver.player.difficulty import TIERS, tier_of
-from solver.record import Record
-from solver.result import LARGEST_INTEGER, TIER_NAMES, UNKNOWN, Limits, Spent, parse_memory
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.results.record import Record
+from solver.results.result import LARGEST_INTEGER, TIER_NAMES, UNKNOWN, Spent
+from solver.search.limits import Limits, parse_memory
+from solver.search.solve import solve_position
 from solver.store import Store
 
 INF, NAN = float("inf"), float("nan")

@@ -12,16 +12,16 @@ import time
 import pytest
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, Faulty, comparable, stored_rows
 
-from solver.board import parse_board
 from solver.errors import YukonError
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.reference import is_won
-from solver.result import Limits
-from solver.rules import Rules
+from solver.game.board import parse_board
+from solver.game.notation import replay_tokens
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.reference import is_won
+from solver.game.rules import Rules
 from solver.runs.batch import run_batch
-from solver.runs.solve_deal import solve_deal
+from solver.runs.deal_record import deal_record
+from solver.search.limits import Limits
 
 # Polling deadline for the subprocess tests; only a fail-safe, never part of a verdict.
 DEADLINE_SECONDS = 120
@@ -112,9 +112,9 @@ import sys
 import time
 
 from solver.runs.batch import run_batch
-from solver.runs.solve_deal import solve_deal
-from solver.result import Limits
-from solver.rules import Rules
+from solver.runs.deal_record import deal_record
+from solver.search.limits import Limits
+from solver.game.rules import Rules
 
 LAST_FINISHING_DEAL = 20
 
@@ -122,7 +122,7 @@ LAST_FINISHING_DEAL = 20
 def blocking_solve(deal, rules, numbering, limits):
     # Deals after LAST_FINISHING_DEAL never finish while the run lives.
     if deal <= LAST_FINISHING_DEAL:
-        return solve_deal(deal, rules, numbering, limits)
+        return deal_record(deal, rules, numbering, limits)
     parent = os.getppid()
     while os.getppid() == parent:
         time.sleep(0.05)
@@ -221,7 +221,7 @@ def test_failing_deals_are_stored_unknown_and_the_run_goes_on(tmp_path):
         path,
         NODES,
         jobs=2,
-        solve_one=Faulty(solve_deal, raises=3, dies=5),
+        solve_one=Faulty(deal_record, raises=3, dies=5),
         progress=False,
     )
     assert report.done == 10 and not report.interrupted

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.formats import BOARD, DAILY, FORMATS, HINT, RECORD, STATS, VERIFY_REPORT
+from solver.common.formats import BOARD, DAILY, FORMATS, HINT, RECORD, STATS, VERIFY_REPORT
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
 SCHEMAS = resources.files("solver") / "schemas"
@@ -190,7 +190,7 @@ def test_the_daily_deal_from_python_is_the_commands_json():
 
 def test_a_deal_number_beyond_2_53_is_written_as_text_and_read_back():
     import solver
-    from solver.record import Record
+    from solver.results.record import Record
 
     huge = 99999999999999999999
     record = solver.solve_deal(huge, "russian", limits=solver.Limits(max_nodes=1)).record

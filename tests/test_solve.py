@@ -1,4 +1,4 @@
-"""solver/solve.py and engine/search.py: verdicts against the exhaustive search, pinned
+"""solver/search/solve.py and engine/search.py: verdicts against the exhaustive search, pinned
 deals, the search's stack and table, and --minimal lines."""
 
 from collections import Counter
@@ -22,17 +22,17 @@ from hypothesis import strategies as st
 from pinned import pinned_deals
 from strategies import RULE_SETS, dead_positions, small_positions
 
-from solver import reference
-from solver.budget import Budget
-from solver.dead_ends import dead_end_tables
 from solver.engine import h2, layout, moves, search
 from solver.engine.move_kinds import STOCK_DEAL
 from solver.engine.table import make_table
-from solver.numbering import deal_board
-from solver.packing import copy_packed, pack
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import DEAL_SCORES, PROBES, Search, probe_plan
+from solver.game import reference
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.search.budget import Budget
+from solver.search.dead_ends import dead_end_tables
+from solver.search.limits import Limits
+from solver.search.packing import copy_packed, pack
+from solver.search.solve import DEAL_SCORES, PROBES, Search, probe_plan
 
 
 @rules_sets

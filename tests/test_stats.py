@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.stats import histogram, percentile, rate_entry, wilson_interval
+from solver.common.stats import histogram, percentile, rate_entry, wilson_interval
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import pytest
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS, copy_store, fake_record, snapshot, stored_rows
 
 from solver.errors import YukonError
-from solver.numbering import deal_board
-from solver.ranges import parse_range
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.ranges import parse_range
+from solver.game.rules import Rules
 from solver.runs.batch import run_batch
 from solver.runs.summary import summarize
 from solver.store import Store, export_jsonl

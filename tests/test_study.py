@@ -1,23 +1,19 @@
-"""The win-rate study script (benchmarks/study.py) on small made-up stores."""
+"""The win-rate study (the package study/, `python -m study`) on small made-up stores."""
 
 import gzip
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from stores import fake_record
 
-from solver.formats import unstamped
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.rules import Rules
-from solver.stats import rate_entry
+from solver.common.formats import unstamped
+from solver.common.stats import rate_entry
+from solver.game.rules import Rules
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import shapes  # noqa: E402
-import study  # noqa: E402
-import study_figures  # noqa: E402
+from study import cli, shapes
+from study import figures as study_figures
 
 YUKON_RETURN = Rules("yukon", foundation_return=True)
 # Deals 1-10 strict; 12 is stored past the gap at 11.
@@ -60,7 +56,7 @@ def stores(tmp_path):
 
 
 def run(*arguments) -> int:
-    return study.main([*map(str, arguments), "--no-plots", "--players", "/nonexistent"])
+    return cli.main([*map(str, arguments), "--no-plots", "--players", "/nonexistent"])
 
 
 def figures_of(directory: Path) -> dict:
@@ -225,7 +221,7 @@ def test_the_runs_summaries_win_over_compare_runs(tmp_path):
 def test_plots_are_drawn(stores, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "out"
-    assert study.main(["--stores", str(stores), "--out", str(out), "--players", str(tmp_path / "none")]) == 0
+    assert cli.main(["--stores", str(stores), "--out", str(out), "--players", str(tmp_path / "none")]) == 0
     drawn = sorted(path.name for path in out.glob("*.png"))
     assert drawn == ["solution_lengths.png", "solve_times.png", "win_rates.png"]
     assert all(path.read_bytes().startswith(b"\x89PNG") for path in out.glob("*.png"))
@@ -244,7 +240,7 @@ def test_a_retry_store_replaces_unknowns_only(stores, tmp_path, capsys):
     strict = figures_of(out)["rule_sets"][0]
     assert strict["counts"] == {SOLVED: 8, UNSOLVABLE: 2, UNKNOWN: 0}
     assert (out / "yukon.retried.txt").read_text() == "8-9\n"
-    assert "then its unknowns again: `yukon solve $(cat benchmarks/results/study/yukon.retried.txt)" in text
+    assert "then its unknowns again: `yukon solve $(cat study/results/yukon.retried.txt)" in text
     assert run("--out", out, "--unknown", "yukon") == 2
     assert "has no unknown deals" in capsys.readouterr().err
 

@@ -9,7 +9,7 @@ import pytest
 from test_cli import yukon_command
 
 from solver.cli.terminal import paint
-from solver.numbering import deal_board
+from solver.game.numbering import deal_board
 
 ESCAPE = "\x1b["
 

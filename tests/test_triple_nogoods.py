@@ -15,12 +15,13 @@ from strategies import dealt_board, playout
 from test_h2 import one_deck, tables_for
 from test_h3 import triples_dead
 
-from solver.dead_ends import dead_end_counters
 from solver.engine import h2, moves, triple_nogoods
-from solver.numbering import deal_board
-from solver.packing import pack
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.numbering import deal_board
+from solver.game.rules import Rules
+from solver.results.result import UNKNOWN
+from solver.search.dead_ends import dead_end_counters
+from solver.search.limits import Limits
+from solver.search.packing import pack
 
 # No dead-end test at all (small lost positions are otherwise mostly decided on the root)
 WITHOUT_TESTS = moves.ALL_REDUCTIONS & ~(
@@ -154,10 +155,10 @@ def path_tests_everywhere(monkeypatch):
         "FIRST_CHUNK": 1,
     }
     for name, value in settings_now.items():
-        monkeypatch.setattr(f"solver.solve.{name}", value)
-    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_SPACING", 1)
-    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_TRIAL", 1 << 62)
-    monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1)
+        monkeypatch.setattr(f"solver.search.solve.{name}", value)
+    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_SPACING", 1)
+    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_TRIAL", 1 << 62)
+    monkeypatch.setattr("solver.search.solve.adapt_chunk", lambda chunk, nodes, started: 1)
 
 
 @one_deck
@@ -196,11 +197,11 @@ def test_path_tests_and_families_cut_a_lost_deal(monkeypatch):
     families prove later positions dead, and the verdict is the same in fewer positions than
     with the root test alone."""
     board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon"), Limits(max_nodes=3_000_000)
-    monkeypatch.setattr("solver.solve.ROOT_TRIPLES_AFTER", 2_000)
+    monkeypatch.setattr("solver.search.solve.ROOT_TRIPLES_AFTER", 2_000)
     root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
     assert dead_end_counters()["path_triples"] == 0
-    monkeypatch.setattr("solver.solve.PATH_TRIPLES_AFTER", 2_000)
-    monkeypatch.setattr("solver.path_ration.PATH_TRIPLES_SPACING", 20_000)
+    monkeypatch.setattr("solver.search.solve.PATH_TRIPLES_AFTER", 2_000)
+    monkeypatch.setattr("solver.search.path_ration.PATH_TRIPLES_SPACING", 20_000)
     on_path = checked_solve(board, rules, moves.ALL_REDUCTIONS, limits)
     assert root_only.status == on_path.status == UNSOLVABLE
     counters = dead_end_counters()
@@ -212,8 +213,8 @@ def test_the_path_is_tested_with_foundation_return(monkeypatch):
     """With foundation return too the path is tested and the families kept: PySolFC 395 with
     return, every position of the path allowed a test, runs some, and is lost as without them."""
     path_tests_everywhere(monkeypatch)
-    monkeypatch.setattr("solver.solve.FIRST_CHUNK", 1_000)
-    monkeypatch.setattr("solver.solve.adapt_chunk", lambda chunk, nodes, started: 1_000)
+    monkeypatch.setattr("solver.search.solve.FIRST_CHUNK", 1_000)
+    monkeypatch.setattr("solver.search.solve.adapt_chunk", lambda chunk, nodes, started: 1_000)
     board, rules, limits = deal_board("yukon", 395, "pysol"), Rules("yukon", foundation_return=True), Limits()
     root_only = checked_solve(board, rules, moves.ALL_REDUCTIONS & ~moves.PATH_TRIPLES, limits)
     assert dead_end_counters()["path_triples"] == 0

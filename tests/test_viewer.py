@@ -25,8 +25,6 @@ import pytest
 import test_schedule
 from test_js_modules import best_place, finishing, hidden_count
 
-from solver.board import Board, parse_board
-from solver.cards import RANKS, SUITS, card_text
 from solver.catalogue.epochs import SCHEDULE, schedule_json
 from solver.catalogue.files import (
     empty_catalogue,
@@ -36,14 +34,16 @@ from solver.catalogue.files import (
 )
 from solver.catalogue.schedule import daily_in
 from solver.engine.move_kinds import FROM_FOUNDATION
-from solver.notation import final_position, move_token
-from solver.numbering import deal_board
+from solver.game.board import Board, parse_board
+from solver.game.cards import RANKS, SUITS, card_text
+from solver.game.notation import final_position, move_token
+from solver.game.numbering import deal_board
+from solver.game.reference import IllegalMove, apply_move, is_won, legal_moves
+from solver.game.rules import Rules
 from solver.player.hint import hint
 from solver.player.history import played_from
-from solver.reference import IllegalMove, apply_move, is_won, legal_moves
-from solver.result import Limits
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")

@@ -18,7 +18,7 @@ from solver.catalogue.files import (
 )
 from solver.catalogue.schedule import EPOCH
 from solver.errors import YukonError
-from solver.result import TIER_NAMES
+from solver.results.result import TIER_NAMES
 
 
 @dataclass

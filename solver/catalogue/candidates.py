@@ -14,17 +14,18 @@ from pathlib import Path
 from tqdm import tqdm
 
 from solver.catalogue.entries import RatedDeal, failure_score
+from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
-from solver.interrupts import passing_ctrl_c_on
-from solver.numbering import deal_board
+from solver.game.numbering import deal_board
+from solver.game.ranges import DealRange
+from solver.game.rules import Rules
 from solver.player.difficulty import MIN_RUNS, calibration, ladder_rating, ladder_rungs, rate_solved
-from solver.ranges import DealRange
-from solver.record import Record
-from solver.result import SOLVED, Limits
-from solver.rules import Rules
+from solver.results.record import Record
+from solver.results.result import SOLVED
 from solver.runs.batch import run_batch
 from solver.runs.report import RunReport
-from solver.solve import solve_position
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 from solver.store import Store
 
 # The minimal mode is given up when its first TRIALS attempts shorten no line (Yukon: IDA*

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from solver.errors import YukonError, clipped
-from solver.notation import final_position
-from solver.numbering import deal_board
-from solver.reference import IllegalMove, is_won
-from solver.result import TIER_NAMES
-from solver.rules import Rules
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.reference import IllegalMove, is_won
+from solver.game.rules import Rules
+from solver.results.result import TIER_NAMES
 from solver.version import __version__
 
 FIELDS = {

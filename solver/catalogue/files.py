@@ -14,14 +14,14 @@ import signal
 import stat
 from pathlib import Path
 
-from solver.atomic import finish_switch, replace_files
 from solver.catalogue.epochs import LEGACY_SCHEDULE, SCHEDULE_MANIFEST_VERSION, read_schedule, schedule_json
 from solver.catalogue.shape import shape_problem
+from solver.common.atomic import finish_switch, replace_files
+from solver.common.interrupts import StopFlag
 from solver.errors import YukonError, clipped
-from solver.interrupts import StopFlag
-from solver.numbering import NUMBERINGS
-from solver.result import TIER_NAMES
-from solver.rules import VARIANTS
+from solver.game.numbering import NUMBERINGS
+from solver.game.rules import VARIANTS
+from solver.results.result import TIER_NAMES
 from solver.version import __version__
 
 FORMAT = "yukon-catalogue"

@@ -25,7 +25,7 @@ import numpy as np
 from solver.catalogue.entries import entry_problem
 from solver.catalogue.files import empty_catalogue
 from solver.errors import YukonError
-from solver.result import TIER_NAMES
+from solver.results.result import TIER_NAMES
 
 MIN_SCORES = 20
 SHARE = 0.10

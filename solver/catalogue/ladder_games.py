@@ -13,10 +13,10 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from solver.board import Board
 from solver.errors import YukonError
+from solver.game.board import Board
+from solver.game.rules import Rules
 from solver.player.ladder import LADDER, ladder_games
-from solver.rules import Rules
 
 RUNG_NAMES = [rung.name for rung in LADDER]
 

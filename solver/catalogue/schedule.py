@@ -149,13 +149,21 @@ def first_day(listing: Listing, epoch: Epoch) -> date:
     return max(epoch.start, min(listing.sinces))
 
 
-def fixed_pick(listing: Listing, epoch: Epoch, day: date) -> DailyPick:
-    """The pick of ``day`` in an epoch whose order depends on the cycle alone (affine, keyed)."""
-    start = first_day(listing, epoch)
+def fixed_picks(listing: Listing, epoch: Epoch, first: date, last: date) -> Iterator[tuple[date, DailyPick]]:
+    """The pick of each day from ``first`` to ``last`` in an epoch whose order depends on the
+    cycle alone (affine, keyed); a cycle's order is built once for all its days."""
+    start = first_day(listing, epoch).toordinal()
     joins = [since.toordinal() for since in listing.sinces]
-    cycle, offset, pool = cycle_day(joins, start.toordinal(), day.toordinal())
-    order = ORDERS[epoch.method](listing, epoch, cycle, pool)
-    return DailyPick(order[offset], cycle, offset, len(pool), epoch.start, listing.name)
+    orders: dict[int, list[int]] = {}
+    for day in range(first.toordinal(), last.toordinal() + 1):
+        cycle, offset, pool = cycle_day(joins, start, day)
+        if cycle not in orders:
+            orders = {cycle: ORDERS[epoch.method](listing, epoch, cycle, pool)}
+        order = orders[cycle]
+        yield (
+            date.fromordinal(day),
+            DailyPick(order[offset], cycle, offset, len(pool), epoch.start, listing.name),
+        )
 
 
 def spaced_choice(remaining: list[int], deals: list[int], last: dict[int, int], day: int) -> int:
@@ -209,9 +217,8 @@ def served(
         if listing is None or not listing.sinces or end < max(first, first_day(listing, epoch)):
             continue
         if epoch.method != SPACED:
-            day = max(first, first_day(listing, epoch))
-            for offset in range((end - day).days + 1):
-                yield day + offset * ONE_DAY, fixed_pick(listing, epoch, day + offset * ONE_DAY), listing
+            for day, chosen in fixed_picks(listing, epoch, max(first, first_day(listing, epoch)), end):
+                yield day, chosen, listing
             continue
         before = served(listings, schedule[:number], epoch.start - (GAP - 1) * ONE_DAY, epoch.start - ONE_DAY)
         carried = {earlier.deals[chosen.index]: day.toordinal() for day, chosen, earlier in before}

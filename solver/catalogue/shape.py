@@ -209,35 +209,6 @@ def check_any_of(value, choices, node, root, where):
     return None if fits else f"{where} fits none of its {len(choices)} forms"
 
 
-def check_all_of(value, parts, node, root, where):
-    return next(filter(None, (problem(value, part, root, where) for part in parts)), None)
-
-
-def check_not(value, excluded, node, root, where):
-    return (
-        f"{where} has a form the schema excludes" if problem(value, excluded, root, where) is None else None
-    )
-
-
-def check_if(value, condition, node, root, where):
-    branch = "then" if problem(value, condition, root, where) is None else "else"
-    return problem(value, node[branch], root, where) if branch in node else None
-
-
-def check_branch(value, branch, node, root, where):
-    return None  # judged with "if"
-
-
-def check_min_length(value, least, node, root, where):
-    too_short = isinstance(value, str) and len(value) < least
-    return f"{where} is {shown(value)}, shorter than {least} characters" if too_short else None
-
-
-def check_exclusive_maximum(value, bound, node, root, where):
-    high = is_number(value) and value >= bound
-    return f"{where} is {shown(value)}, not below {bound}" if high else None
-
-
 def check_one_of(value, choices, node, root, where):
     fitting = [choice for choice in choices if problem(value, choice, root, where) is None]
     return None if len(fitting) == 1 else f"{where} fits {len(fitting)} of its {len(choices)} forms, not one"
@@ -273,13 +244,6 @@ KEYWORDS = {
     "$ref": check_ref,
     "oneOf": check_one_of,
     "anyOf": check_any_of,
-    "allOf": check_all_of,
-    "not": check_not,
-    "if": check_if,
-    "then": check_branch,
-    "else": check_branch,
-    "minLength": check_min_length,
-    "exclusiveMaximum": check_exclusive_maximum,
     "dependentRequired": check_dependent_required,
 }
 

@@ -17,8 +17,8 @@ import click
 
 from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
+from solver.common.interrupts import CtrlC, exit_status
 from solver.errors import YukonError, clipped, command_line_message, error_line
-from solver.interrupts import CtrlC, exit_status
 from solver.version import __version__
 
 COMMAND_MODULES = ("deals", "solving", "results", "player", "catalogue")

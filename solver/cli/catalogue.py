@@ -14,9 +14,17 @@ from pathlib import Path
 
 import click
 
-from solver.api import solve_deal
-from solver.catalogue.files import rule_set_name
-from solver.catalogue_api import catalogue_folder, catalogue_hits, daily_deal
+from solver.api import (
+    TIER_NAMES,
+    Status,
+    build_catalogues,
+    catalogue_hits,
+    daily_deal,
+    deal_range,
+    solve_deal,
+    verify_catalogues,
+)
+from solver.api.catalogue import rule_set_name
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -25,8 +33,8 @@ from solver.cli.options import (
     rules_options,
     variant_option,
 )
+from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
-from solver.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
 
 DIRECTORY_HELP = "Catalogue folder [the catalogues installed with yukon]."
 
@@ -86,7 +94,7 @@ def catalogue():
     help="The ladder's games, read and grown [runs/RULESET.ladder.jsonl] (where the ladder is calibrated).",
 )
 @click.option(
-    "--deals", "deal_range", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
+    "--deals", "deal_range_text", help="Deals to draw from, e.g. 1-200000; undecided ones are solved first."
 )
 @click.option(
     "--out",
@@ -115,7 +123,7 @@ def build(
     count,
     store_path,
     ladder_path,
-    deal_range,
+    deal_range_text,
     directory,
     since,
     limits,
@@ -127,40 +135,22 @@ def build(
     ladder where it is calibrated (else rated by the greedy player's R = 16 runs).
 
     A line found with --foundation-return may use it; its catalogue says so."""
-    from solver.catalogue.build import Shelf, build_catalogue
-    from solver.catalogue.candidates import (
-        Shortener,
-        check_store,
-        solve_missing,
-        solved_records,
-        tier_candidates,
+    deals = deal_range(deal_range_text, numbering) if deal_range_text else None
+    shortener = build_catalogues(
+        rules,
+        directory,
+        numbering=numbering,
+        tiers=TIER_NAMES if tier == "all" else (tier,),
+        count=count,
+        store=store_path,
+        ladder=ladder_path,
+        deals=deals,
+        since=since and parse_date(since),
+        limits=limits,
+        jobs=jobs,
+        minimal_seconds=minimal_seconds,
+        on_tier=lambda built: tell_build(built.report, count, f"{built.rule_set} {built.tier}", built.store),
     )
-    from solver.catalogue.ladder_games import LadderGames
-    from solver.player.difficulty import LADDER_CALIBRATION, model_header
-    from solver.ranges import parse_range
-
-    name = rule_set_name(rules.variant, rules.foundation_return, numbering)
-    store = Path(store_path or f"runs/{name}.db")
-    deals = parse_range(deal_range, numbering) if deal_range else None
-    if deals is not None:
-        solve_missing(store, rules, numbering, deals, limits.time_limit, jobs)
-    check_store(store, rules, numbering)
-    calibrated = rules.label() in LADDER_CALIBRATION
-    ladder = (
-        LadderGames(Path(ladder_path or f"runs/{name}.ladder.jsonl"), rules, numbering)
-        if calibrated
-        else None
-    )
-    model = model_header(rules.label()) if calibrated else None
-    shortener = Shortener(minimal_seconds)
-    folder, today = catalogue_folder(directory), date.today()
-    tiers = TIER_NAMES if tier == "all" else (tier,)
-    wanted = dict.fromkeys(tiers, count)
-    candidates = tier_candidates(solved_records(store, deals), rules, numbering, wanted, shortener, ladder)
-    for shelf_tier in tiers:
-        shelf = Shelf(rules.variant, shelf_tier, rules.foundation_return, numbering, model)
-        report = build_catalogue(candidates, folder, shelf, count, today, since and parse_date(since))
-        tell_build(report, count, f"{name} {shelf_tier}", store)
     click.echo(
         f"minimal mode: {shortener.shortened} of {shortener.tried} lines shortened, "
         f"{shortener.moves_saved} moves saved"
@@ -195,9 +185,7 @@ def length_summary(lengths: list[int]) -> str:
 def verify(directory):
     """Replay every line of every catalogue in DIRECTORY on the reference engine and check
     each board is the deal it names, the checksums and counts. Exit 1 on any problem."""
-    from solver.catalogue.verify import verify_directory
-
-    report = verify_directory(catalogue_folder(directory))
+    report = verify_catalogues(directory)
     for problem in report.problems:
         click.echo(problem, err=True)
     click.echo(f"{report.files} files, {report.entries} entries, {len(report.problems)} problems")
@@ -257,7 +245,7 @@ def daily(day, variant, foundation_return, numbering, tier, directory, show_solu
 # (solvability not checked); with --solve, in none and the solver's verdict (1, 3 as ``solve``).
 IN_A_CATALOGUE = 0
 IN_NO_CATALOGUE = 5
-CHECK_VERDICTS = {SOLVED: 6, UNSOLVABLE: 1, UNKNOWN: 3}
+CHECK_VERDICTS = {Status.SOLVED: 6, Status.UNSOLVABLE: 1, Status.UNKNOWN: 3}
 
 
 @click.command()
@@ -278,11 +266,8 @@ def check(deal, variant, numbering, directory, then_solve, limits):
     if not then_solve:
         click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solvability not checked")
         sys.exit(IN_NO_CATALOGUE)
-    from solver.interrupts import passing_ctrl_c_on
-    from solver.rules import Rules
-
     with passing_ctrl_c_on():
-        outcome = solve_deal(number, Rules(variant), numbering=numbering, limits=limits)
+        outcome = solve_deal(number, variant, numbering=numbering, limits=limits)
     click.echo(f"{variant} {numbering} deal {number}: in no catalogue; solver says {outcome.status}")
     sys.exit(CHECK_VERDICTS[outcome.status])
 

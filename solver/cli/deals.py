@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from solver.api import deal as deal_opening
+from solver.api import explain_steps, is_won, replay_steps
 from solver.cli.options import (
     board_option,
     input_name,
@@ -16,11 +18,7 @@ from solver.cli.options import (
 )
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted, decoded_text
-from solver.explain import board_sentence
-from solver.notation import replay_tokens
-from solver.numbering import deal_board
-from solver.ranges import split_numbering
-from solver.reference import IllegalMove, is_won
+from solver.game.ranges import split_numbering
 
 
 @click.command()
@@ -36,7 +34,7 @@ def deal(deal, variant, numbering, output_format):
 
     Text form: one column per line, bottom card first, face-down cards in <>.
     """
-    board = deal_board(variant, parse_deal_number(deal), numbering)
+    board = deal_opening(parse_deal_number(deal), variant, numbering=numbering)
     if output_format == "json":
         click.echo(json.dumps(board.to_json()))
     else:
@@ -76,18 +74,20 @@ def replay(words, board_file, rules, numbering, show, explain):
     tokens = " ".join(line_words).split()
     if tokens == ["-"]:
         tokens = line_text(sys.stdin.buffer, "standard input").split()
+    steps = explain_steps(board, tokens, rules) if explain else quiet_steps(board, tokens, rules)
     final = board
-    try:
-        for number, (token, move, after) in enumerate(replay_tokens(board, tokens, rules), start=1):
-            said = f" {board_sentence(final, move)}" if explain else ""
-            final = after
-            if show or explain:
-                echo(f"{number}. {token}{said}" + (f"\n{final.to_text()}" if show else ""))
-    except IllegalMove as error:
-        raise YukonError(f"illegal {error}") from None
+    for number, (move, said, final) in enumerate(steps, start=1):
+        if show or explain:
+            echo(f"{number}. {move.token}{said and ' ' + said}" + (f"\n{final.to_text()}" if show else ""))
     won = is_won(final)
     echo(f"{counted(len(tokens), 'move')}, all legal; {'won' if won else 'not won'}")
     sys.exit(0 if won else 1)
+
+
+def quiet_steps(board, tokens: list[str], rules):
+    """``explain_steps`` without the words: (LineMove, "", board after)."""
+    for move, after in replay_steps(board, tokens, rules):
+        yield move, "", after
 
 
 # The longest line read from standard input: a line of moves is some kilobytes (the longest

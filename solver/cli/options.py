@@ -5,12 +5,13 @@ import functools
 
 import click
 
-from solver.board import Board, board_bytes, read_board
+from solver.api import NUMBERINGS, VARIANTS, Board, Limits, Rules, read_board
+from solver.api import deal as deal_opening
 from solver.errors import YukonError, decoded_text
-from solver.numbering import NUMBERINGS, deal_board
-from solver.ranges import deal_number, split_numbering
-from solver.result import Limits, parse_memory
-from solver.rules import VARIANT_ALIASES, VARIANTS, Rules
+from solver.game.board import board_bytes
+from solver.game.ranges import deal_number, split_numbering
+from solver.game.rules import VARIANT_ALIASES
+from solver.search.limits import parse_memory
 
 
 def variant_option(function):
@@ -137,11 +138,11 @@ def opening(
             raise YukonError("give a deal number or --board FILE, not both")
         where = input_name(board_file)
         text = decoded_text(board_bytes(board_file, where), where)
-        return read_board(text, rules, unknown_cards), None
+        return read_board(text, rules, unknown_cards=unknown_cards), None
     if deal is None:
         raise YukonError("give a deal number or --board FILE")
     number = parse_deal_number(deal)
-    return deal_board(rules.variant, number, numbering), number
+    return deal_opening(number, rules.variant, numbering=numbering), number
 
 
 def input_name(stream) -> str:

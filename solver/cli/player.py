@@ -7,6 +7,7 @@ import time
 
 import click
 
+from solver.api import play_range, rate_range, store_summary
 from solver.cli.options import (
     board_option,
     json_option,
@@ -19,7 +20,7 @@ from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.errors import YukonError, counted
 from solver.player.decision import MAX_SAMPLES
-from solver.result import LARGEST_INTEGER
+from solver.results.result import LARGEST_INTEGER
 from solver.runs.progress import is_terminal
 
 # Seconds a hint runs before it shows its progress.
@@ -151,11 +152,18 @@ def play(deals, rules, numbering, policy, runs, seed, samples, max_nodes, out, j
     games per transaction: running the same command again resumes a stopped run.
       yukon play 1-1000 --policy greedy --runs 16 --out runs/yukon.db
     """
-    from solver.ranges import parse_range
-    from solver.runs.play import play_series, run_plays
-
-    series = play_series(policy, given_settings(samples, max_nodes), runs, seed)
-    report = run_plays(parse_range(deals, numbering), rules, numbering, out, series, jobs)
+    settings = given_settings(samples, max_nodes)
+    report = play_range(
+        deals,
+        rules,
+        out,
+        policy=policy,
+        settings=settings,
+        runs=runs,
+        seed=seed,
+        numbering=numbering,
+        jobs=jobs,
+    )
     finish(report, out)
 
 
@@ -176,21 +184,16 @@ def rate(deals, rules, numbering, runs, seed, limits, out, jobs):
     The same version, runs and seed give the same ratings.
       yukon rate 1-1000 --variant russian --out runs/russian.db
     """
-    from solver.ranges import parse_range
-    from solver.runs.play import RatingSeries, run_ratings
-
-    report = run_ratings(
-        parse_range(deals, numbering), rules, numbering, out, RatingSeries(runs, seed), limits, jobs
+    report = rate_range(
+        deals, rules, out, runs=runs, seed=seed, numbering=numbering, limits=limits, jobs=jobs
     )
     finish(report, out)
 
 
 def finish(report, out) -> None:
     """Print the store's summary unless the run was stopped; exit with the run's status."""
-    from solver.runs.summary import summarize
-
     if report.interrupted_by is None:
-        print_summary(summarize(out), False)
+        print_summary(store_summary(out), False)
     sys.exit(report.exit_status)
 
 

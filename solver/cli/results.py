@@ -7,6 +7,7 @@ import time
 
 import click
 
+from solver.api import export_results, store_summary, summary_text
 from solver.cli.options import input_name, json_option
 from solver.errors import YukonError, counted
 
@@ -16,9 +17,7 @@ PROGRESS_SECONDS = 5.0
 
 def print_summary(summary: dict, as_json: bool) -> None:
     """A store's summary as JSON or as text."""
-    from solver.runs.summary import format_summary
-
-    click.echo(json.dumps(summary, allow_nan=False) if as_json else format_summary(summary))
+    click.echo(json.dumps(summary, allow_nan=False) if as_json else summary_text(summary))
 
 
 @click.command()
@@ -73,9 +72,7 @@ class ProgressLines:
 @click.option("--out", "-o", default="-", show_default=True, help="File to write; - for stdout.")
 def export(store, output_format, out):
     """Write a results store as a results file (JSON lines) that `yukon verify` replays."""
-    from solver.store import export_jsonl
-
-    count = export_jsonl(store, out)
+    count = export_results(store, out)
     if out != "-":
         click.echo(f"{count} records written to {out}", err=True)
 
@@ -86,9 +83,7 @@ def export(store, output_format, out):
 def stats(store, as_json):
     """Summarise a results store: verdict counts, win rate with 95% Wilson intervals
     (unknowns counted lost and won as bounds), time per deal, nodes/s, solution lengths."""
-    from solver.runs.summary import summarize
-
-    print_summary(summarize(store), as_json)
+    print_summary(store_summary(store), as_json)
 
 
 COMMANDS = (verify, export, stats)

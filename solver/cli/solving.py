@@ -6,7 +6,8 @@ import textwrap
 
 import click
 
-from solver.api import solve_deal
+from solver.api import Spent, Status, deal_range, explain_steps, solve_deal, solved, store_summary
+from solver.api import solve_range as solve_into
 from solver.cli.options import (
     board_option,
     json_option,
@@ -18,13 +19,12 @@ from solver.cli.options import (
 from solver.cli.results import print_summary
 from solver.cli.terminal import color_option, echo
 from solver.commands import typed_command
+from solver.common.interrupts import exit_status
 from solver.errors import YukonError, counted
-from solver.interrupts import exit_status
-from solver.ranges import parse_range
-from solver.record import Record
-from solver.result import EXIT_CODES, Spent
 
-# Exit status of a range run that met a verdict contradicting the stored one.
+# Exit statuses of ``solve``: one deal's by its verdict; a range run that met a verdict
+# contradicting the stored one.
+EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 1, Status.UNKNOWN: 3}
 CONTRADICTION_STATUS = 4
 
 
@@ -74,23 +74,19 @@ def solve(deal, board_file, rules, numbering, limits, explain, **batch):
     if batch["jobs"] is not None or batch["retry_unknown"] or batch["dask_address"] is not None:
         raise YukonError("--jobs, --retry-unknown and --dask need --out DB")
     if board_file is None and deal is not None and is_range(deal):
-        stream_records(parse_range(deal, numbering), rules, numbering, limits)
-    from solver.explain import line_sentences
-    from solver.solve import solve_position
-
+        stream_records(deal_range(deal, numbering), rules, numbering, limits)
     board, number = opening(deal, board_file, rules, numbering)
-    result = solve_position(board, rules, limits, on_bound=tell_bound if limits.minimal else None)
-    sentences = line_sentences(board, result.solution.split(), rules) if explain else None
+    outcome = solved(board, rules, limits, numbering, number, on_bound=tell_bound if limits.minimal else None)
+    sentences = (
+        [said for _move, said, _after in explain_steps(board, outcome.solution, rules)] if explain else None
+    )
     if as_json:
-        record = Record.from_result(
-            result, rules=rules, numbering=numbering, deal=number, board_text=board.to_text(), limits=limits
-        )
-        told = ({"explanation": sentences} if explain else {}) | minimal_fields(result)
-        click.echo(json.dumps(record.to_json() | told))
+        told = ({"explanation": sentences} if explain else {}) | minimal_fields(outcome)
+        click.echo(json.dumps(outcome.to_json() | told))
     else:
         echo(board.to_text())
-        echo(describe(result, sentences))
-    sys.exit(exit_status() if result.budget == Spent.INTERRUPTED else EXIT_CODES[result.status])
+        echo(describe(outcome, sentences))
+    sys.exit(exit_status() if outcome.budget == Spent.INTERRUPTED else EXIT_CODES[outcome.status])
 
 
 def is_range(deal: str) -> bool:
@@ -106,7 +102,7 @@ def stream_records(deals, rules, numbering, limits) -> None:
         outcome = solve_deal(number, rules, numbering=numbering, limits=limits)
         if outcome.budget == Spent.INTERRUPTED:
             sys.exit(exit_status())
-        click.echo(json.dumps(outcome.record.to_json(), allow_nan=False))
+        click.echo(json.dumps(outcome.to_json(), allow_nan=False))
     sys.exit(0)
 
 
@@ -114,33 +110,29 @@ def solve_range(
     deal, board_file, rules, numbering, limits, as_json, out, jobs, retry_unknown, dask_address, chunk_size
 ):
     """``yukon solve RANGE --out DB``: batch-solve, then print the summary; exits."""
-    from solver.runs.batch import run_batch
-    from solver.runs.summary import summarize
-
     if board_file is not None:
         raise YukonError("--out solves a deal range; it cannot be used with --board")
     if deal is None:
         raise YukonError("give a deal range to solve into --out, e.g. 1-1000")
-    deals = parse_range(deal, numbering)
+    deals = deal_range(deal, numbering)
     try:
-        report = run_batch(
+        report = solve_into(
             deals,
             rules,
-            numbering,
             out,
-            limits,
+            numbering=numbering,
+            limits=limits,
             jobs=jobs,
             retry_unknown=retry_unknown,
             dask=dask_address,
-            progress=True,
-            **({"chunk_size": chunk_size} if chunk_size else {}),
+            chunk_size=chunk_size,
             resume_command=typed_command(sys.argv[1:]),
         )
     except KeyboardInterrupt:  # a second Ctrl-C
         sys.exit(exit_status())
     if report.interrupted:
         sys.exit(report.exit_status)
-    print_summary(summarize(out), as_json)
+    print_summary(store_summary(out), as_json)
     if report.contradictions:
         click.echo(
             f"error: {len(report.contradictions)} new verdicts contradict the stored ones (kept), "

@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from solver.cards import SUIT_SYMBOLS
+from solver.game.cards import SUIT_SYMBOLS
 
 COLOR_CHOICES = ("auto", "always", "never")
 # A card as the commands print it (also inside a move token or <face down>), not part of a word.

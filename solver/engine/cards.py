@@ -1,5 +1,5 @@
 """Card kernels: a card is ``suit * 13 + (rank - 1)``, suits in the order spades, hearts,
-diamonds, clubs (the same ints as ``solver.cards``, which the numba core does not import).
+diamonds, clubs (the same ints as ``solver.game.cards``, which the numba core does not import).
 """
 
 from solver.engine.jit import kernel

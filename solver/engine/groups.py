@@ -1,7 +1,7 @@
 """The kernel groups a solve compiles, each once per machine and when it first needs it
-(``jit.kernels_ready``; ``solver.solve.kernels_ready`` calls their kernels on a one-move
+(``jit.kernels_ready``; ``solver.search.solve.kernels_ready`` calls their kernels on a one-move
 position): the light search every solve runs (``search.DEAD_END_TESTS``), the pairwise tests a
-deal not won in ``solver.solve.ROOT_PAIRS_AFTER`` positions turns on, the test over triples
+deal not won in ``solver.search.solve.ROOT_PAIRS_AFTER`` positions turns on, the test over triples
 after ``ROOT_TRIPLES_AFTER``, and the reason of a lost deal. Each with the CPU seconds it took
 to compile on the project's 2-core machine (``benchmarks/bench_cold_start.py``)."""
 

@@ -135,7 +135,7 @@ HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT = range(9, 12)
 # ``h3`` on the root: 1 once tested; 1 when it proved the root dead, whose two position keys
 # (as int64 bits) follow
 HEADER_ROOT_TRIPLES, HEADER_ROOT_DEAD, HEADER_ROOT_FIRST, HEADER_ROOT_SECOND = range(12, 16)
-# and on positions of the path (``solver.solve.Search.test_path_over_triples``): tests, dead;
+# and on positions of the path (``solver.search.solve.Search.test_path_over_triples``): tests, dead;
 # the remembered dead families (``triple_nogoods``): how many are stored, checks, of them dead
 HEADER_PATH_TESTS, HEADER_PATH_DEAD = range(16, 18)
 HEADER_FAMILY_FILL, HEADER_FAMILY_CHECKS, HEADER_FAMILY_DEAD, HEADER_SIZE = range(18, 22)

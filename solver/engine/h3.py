@@ -6,10 +6,10 @@ together. This test keeps the same for every set of at most three facts, so it s
 events that pairs cannot (one card must leave before a second turns, while a third waits on
 both), and it flags every position the pairwise test flags and more. A call costs 40-60 ms on
 a Yukon root (hundreds of times a pairwise test), so it runs where a large search is at stake: on
-the root once the solve has searched ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a
+the root once the solve has searched ``solver.search.solve.ROOT_TRIPLES_AFTER`` positions without a
 verdict (on the roots of the hard tail it proves lost at once deals that took tens of millions
 of positions: docs/hard-tail.md, "Triples at the root"), and, with PATH_TRIPLES, on positions
-of the path with large subtrees, rationed (``solver.solve.Search.test_path_over_triples``),
+of the path with large subtrees, rationed (``solver.search.solve.Search.test_path_over_triples``),
 whose dead families are remembered (``triple_nogoods``): alone, those tests cost more than they
 saved (docs/hard-tail.md, "Triples on the path"); with the families remembered they pay
 ("Remembered families of triples"). Where it runs decides what it costs, not whether a verdict
@@ -257,7 +257,7 @@ def h3_dead(state, params, tables):
 @kernel
 def test_root(state, params, zobrist, column_keys, tables):
     """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
-    for ``search.search_start``. Returns the verdict. (``solver.dead_ends.root_triples_dead`` calls
+    for ``search.search_start``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
     it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
     header = tables[H2_HEADER]
     if not h3_dead(state, params, tables):

@@ -51,6 +51,8 @@ import platformdirs
 from numba.core import types
 from numba.core.caching import CacheImpl, UserProvidedCacheLocator, _CacheLocator
 
+from solver.version import source_digest
+
 with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FILE_LOCK
     warnings.simplefilter("ignore")
     import filelock
@@ -72,14 +74,6 @@ OS_FILE_LOCK = (
     if filelock.has_fcntl
     else None
 )
-
-
-def source_digest(folder: Path) -> str:
-    """A digest of every ``.py`` file under ``folder``, in subfolders too: names and contents."""
-    digest = hashlib.sha1()
-    for source in sorted(folder.rglob("*.py")):
-        digest.update(source.relative_to(folder).as_posix().encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def preferred_cache_root() -> Path:

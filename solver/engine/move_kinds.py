@@ -1,5 +1,5 @@
 """The four kinds of move, as the one set of integers the kernels encode (``moves``) and the
-reference engine's ``Move.kind`` holds (``solver.reference``). Plain constants, no numba, so
+reference engine's ``Move.kind`` holds (``solver.game.reference``). Plain constants, no numba, so
 the reference engine can import them without loading the numba core.
 """
 

@@ -55,13 +55,13 @@ H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability
     fact pairs all lie in the pair table of a position the test proved dead; WIDE_NOGOODS
     (``nogoods.widen``): the table is first closed again from a wider start, the dead
     position's facts plus every fact of each card its dead end does not depend on. The test
-    runs only once the solve found the deal not easy (``solver.solve``).
+    runs only once the solve found the deal not easy (``solver.search.solve``).
 TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) leaves two home
     facts never true together gets no moves; tested once a deal, after the solve has searched
-    ``solver.solve.ROOT_TRIPLES_AFTER`` positions without a verdict.
+    ``solver.search.solve.ROOT_TRIPLES_AFTER`` positions without a verdict.
 PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; one deck): once the root was tested over
     triples, positions of the path with large subtrees are tested too, rationed
-    (``solver.solve.Search.test_path_over_triples``), and a dead one is left; the family of
+    (``solver.search.solve.Search.test_path_over_triples``), and a dead one is left; the family of
     each dead one is remembered, and nor does any position get moves whose sets of facts all lie
     in a remembered family.
 KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up card of its
@@ -83,18 +83,18 @@ KINGS_KEEP_PACKETS (one deck): call a King *free* when it is the lowest face-up 
     a win, and IDA* a shortest one. The freedom of both Kings is what makes this sound: for
     cards other than Kings the same exchange is not safe, as a packet can later carry the
     parent it left onto the moved packet (KPat deal 47, see KEEP_BUILDS). Off with two
-    decks (a Queen then has four Kings to lie on). What it saves: benchmarks/README.md, "Figures
+    decks (a Queen then has four Kings to lie on). What it saves: docs/performance.md, "Figures
     the engine's and the player's docstrings cite".
 
 Each reduction is tested by comparing verdicts with it on and off.
 
 The stock deal's place in the move order (``generate_moves``' ``deal_score``, the search's
 ``control[CONTROL_DEAL_SCORE]``) is set by the caller: the search for a first win tries a
-few places in turn (``solver.solve``), since Milligan deals that one order holds up for
+few places in turn (``solver.search.solve``), since Milligan deals that one order holds up for
 seconds another wins in milliseconds. Order never changes a verdict, only how soon it comes.
 
 KEEP_BUILDS is not a reduction but a guess, for the branch-limited searches that look for a
-first win (``solver.solve.PROBES``; a search with it on marks itself truncated, so it never
+first win (``solver.search.solve.PROBES``; a search with it on marks itself truncated, so it never
 proves a position lost): a card lying face up on a card it
 builds on is not moved off it unless that card could go to its foundation next. Most wins
 survive it and its search space is far smaller, but some need such a move: in KPat's deal
@@ -127,7 +127,7 @@ TWIN_SPLIT = 1 << 16
 TRIPLES, PATH_TRIPLES = 1 << 18, 1 << 19
 EVERY_TRIPLE_TEST = TRIPLES | PATH_TRIPLES
 # On by default: the pairwise test at the root, inside the search below costly subtrees, and
-# its remembered dead tables (benchmarks/README.md, "`bench_h2.py`: the pairwise (h^2)
+# its remembered dead tables (docs/performance.md, "`bench_h2.py`: the pairwise (h^2)
 # dead-end test").
 EVERY_PAIR_TEST = H2 | H2_SEARCH | NOGOODS | WIDE_NOGOODS
 ALL_REDUCTIONS = (

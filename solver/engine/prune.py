@@ -92,7 +92,7 @@ parent (the suits' 13-bit rank fields shifted by one rank), the cards that are f
 Only "exposed" goes through a table, ``below``, from each card that leaves to the card it
 uncovers. Rounds repeat until one derives nothing new.
 
-What the test, the twins and the case split buy: benchmarks/README.md, "Figures the engine's
+What the test, the twins and the case split buy: docs/performance.md, "Figures the engine's
 and the player's docstrings cite".
 """
 

@@ -22,8 +22,8 @@ at every new position while their checks pay (``pacing``); the full pairwise tes
 (``h2``) on the root and, with H2_SEARCH, where ``pairs_due`` says (the children of positions
 whose subtrees proved costly) and on costly positions of the path themselves (``test_costly``),
 once the solve has let the pairwise tests run
-(``solver.dead_ends.root_dead``); with TRIPLES, a root the test over triples proved dead
-(``h3``, run once a deal by ``solver.dead_ends.root_triples_dead``) gets no moves; with
+(``solver.search.dead_ends.root_dead``); with TRIPLES, a root the test over triples proved dead
+(``h3``, run once a deal by ``solver.search.dead_ends.root_triples_dead``) gets no moves; with
 PATH_TRIPLES, a position of the path it proves dead between two chunks is left
 (``path_triples_dead``), and a position whose sets of facts all lie in the family of one of
 those (``triple_nogoods``, checked after the remembered dead tables) gets no moves. On a new
@@ -388,7 +388,9 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, dea
     control[CONTROL_DEPTH] = 0
     starts[0] = 0
     stack[STACK_ENTERED][0] = control[CONTROL_NODES]
-    stack[STACK_TESTED][0] = 1  # the root's pairwise test is the solve's (``solver.dead_ends.root_dead``)
+    stack[STACK_TESTED][0] = (
+        1  # the root's pairwise test is the solve's (``solver.search.dead_ends.root_dead``)
+    )
     stack[STACK_FACTS_READ][0] = UNREAD
     control[CONTROL_COSTLY_FROM] = 1
     if cards_home(state, params) == params[CARD_COUNT]:

@@ -2,7 +2,7 @@
 later positions dead with a look-up.
 
 ``h3`` tests positions of the path that hold large subtrees
-(``solver.solve.Search.test_path_over_triples``). When it proves a position s dead, its family
+(``solver.search.solve.Search.test_path_over_triples``). When it proves a position s dead, its family
 Phi_s is closed: the fixpoint ran until no action added a set (it stops early only once every
 pair of home facts is in the family, which a dead position never reaches). ``remember_family``
 copies Phi_s into a ring of ``h2.FAMILY_RING_SIZE`` slots. A later position t of the same deal

@@ -3,10 +3,10 @@
 from dataclasses import dataclass
 from typing import Any
 
-from solver.explain import move_sentence
+from solver.common.stats import wilson_interval
+from solver.game.explain import move_sentence
+from solver.game.reference import Move
 from solver.player.view import View
-from solver.reference import Move
-from solver.stats import wilson_interval
 
 # The most worlds a decision may deal (``--samples``): about a minute of a hint at the
 # default node budget; more would run on for minutes with nothing to show for it.

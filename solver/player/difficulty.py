@@ -30,7 +30,7 @@ version, deal, runs and seed always give the same rating.
 The thresholds are failure rates: a deal is easy when its rate is at most the first,
 normal up to the second, hard above. They come from ``benchmarks/bench_player.py
 calibrate`` (R = 16, seed 0; figures and split in ``benchmarks/results/
-player_calibration_<variant>.json``, and in words in benchmarks/README.md, "Figures the
+player_calibration_<variant>.json``, and in words in docs/performance.md, "Figures the
 engine's and the player's docstrings cite"), which proposes the thresholds that split the
 solvable deals nearest to thirds.
 """
@@ -40,15 +40,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.board import Board
 from solver.errors import YukonError
+from solver.game.board import Board
+from solver.game.rules import Rules
 from solver.player.greedy import Greedy
 from solver.player.ladder import GATE, LADDER, Rung
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
-from solver.result import SOLVED, TIER_NAMES, Limits, Result
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.results.result import SOLVED, TIER_NAMES, Result
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 from solver.store.player_rows import RatingFigures as Rating
 
 MIN_RUNS = 16

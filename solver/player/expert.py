@@ -59,17 +59,17 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from solver import reference
-from solver.board import Board
 from solver.errors import YukonError
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.reference import Move
+from solver.game.rules import Rules
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.sampling import World, check_samples, gone_reason, reason_with, solved_within, solved_world
 from solver.player.view import View, sample_world, view_of
-from solver.reference import Move
-from solver.result import SOLVED, UNSOLVABLE
-from solver.rules import Rules
+from solver.results.result import SOLVED, UNSOLVABLE
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 

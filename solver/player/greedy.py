@@ -10,17 +10,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver import reference
-from solver.board import Board
 from solver.engine import greedy_play, player_moves
 from solver.engine.layout import MOVE_LIST_SIZE
 from solver.errors import YukonError
-from solver.packing import decode, pack
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.reference import Move
+from solver.game.rules import Rules
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS_WORTH_PLAYING, Decision, reason_for
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, world_of
-from solver.reference import Move
-from solver.rules import Rules
+from solver.search.packing import decode, pack
 
 GAME_MOVES = 1000  # the default cap on a game's length
 

@@ -4,16 +4,16 @@ already played (a hint never undoes the last move nor returns to a position seen
 from dataclasses import dataclass
 from typing import Any
 
-from solver import reference
-from solver.board import UNKNOWN, Board, check_board
 from solver.errors import ArgumentError, YukonError
-from solver.notation import move_token
+from solver.game import reference
+from solver.game.board import UNKNOWN, Board, check_board
+from solver.game.notation import move_token
+from solver.game.reference import IllegalMove
+from solver.game.rules import Rules
 from solver.player.decision import Confidence
 from solver.player.history import NO_HISTORY, History, led_to, played_from
 from solver.player.policies import DEFAULT_HINT_POLICY, make_policy
 from solver.player.view import View, view_of, world_of
-from solver.reference import IllegalMove
-from solver.rules import Rules
 
 # What a hint found, and the exit status ``yukon hint`` ends with for it.
 MOVE, LOST, STUCK, GONE, WON = "move", "lost", "stuck", "gone", "won"

@@ -15,14 +15,14 @@ positions before such a move are left out, which can only miss a repeat, never i
 
 from dataclasses import dataclass
 
-from solver import reference
-from solver.board import Board
-from solver.cards import card_rank, card_suit, card_text, parse_card
 from solver.errors import ArgumentError, YukonError, clipped
-from solver.notation import TOKEN, parse_token, replay_tokens
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.cards import card_rank, card_suit, card_text, parse_card
+from solver.game.notation import TOKEN, parse_token, replay_tokens
+from solver.game.reference import TABLEAU, IllegalMove, Move
+from solver.game.rules import Rules
 from solver.player.view import View, view_of, world_of
-from solver.reference import TABLEAU, IllegalMove, Move
-from solver.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.board import Board
+from solver.game.board import Board
+from solver.game.rules import Rules
 from solver.player.greedy import Greedy
 from solver.player.policies import make_policy
-from solver.rules import Rules
 
 # A stronger rung plays a deal only when each weaker rung won at most this share of its games.
 GATE = 0.25

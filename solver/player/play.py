@@ -3,11 +3,11 @@
 from dataclasses import asdict, dataclass
 
 from solver.errors import YukonError
-from solver.notation import replayed_line
-from solver.numbering import deal_board
+from solver.game.notation import replayed_line
+from solver.game.numbering import deal_board
+from solver.game.reference import is_won
+from solver.game.rules import Rules
 from solver.player.policies import make_policy
-from solver.reference import is_won
-from solver.rules import Rules
 
 
 @dataclass(frozen=True)

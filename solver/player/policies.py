@@ -10,16 +10,16 @@ only to apply its moves, as a person turning the cards would.
 
 from typing import Protocol
 
-from solver.board import Board
 from solver.errors import YukonError
+from solver.game.board import Board
+from solver.game.reference import Move
+from solver.game.rules import Rules
 from solver.player.decision import Decision
 from solver.player.expert import Expert
 from solver.player.greedy import Greedy
 from solver.player.history import NO_HISTORY, History
 from solver.player.sampling import Sampling
 from solver.player.view import View
-from solver.reference import Move
-from solver.rules import Rules
 
 POLICIES = {"expert": Expert, "greedy": Greedy, "sampling": Sampling}
 # The policy a hint uses unless told otherwise.

@@ -26,19 +26,20 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from solver import reference
-from solver.board import Board
+from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
-from solver.interrupts import passing_ctrl_c_on
-from solver.notation import replay_tokens
+from solver.game import reference
+from solver.game.board import Board
+from solver.game.notation import replay_tokens
+from solver.game.reference import Move
+from solver.game.rules import Rules
 from solver.player.decision import MAX_SAMPLES, NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
-from solver.reference import Move
-from solver.result import SOLVED, UNSOLVABLE, Limits, Result
-from solver.rules import Rules
-from solver.solve import solve_position
+from solver.results.result import SOLVED, UNSOLVABLE, Result
+from solver.search.limits import Limits
+from solver.search.solve import solve_position
 
 CANDIDATES = 3
 LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"

@@ -12,9 +12,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.board import Board
-from solver.cards import full_deck, make_card
-from solver.rules import Rules
+from solver.game.board import Board
+from solver.game.cards import full_deck, make_card
+from solver.game.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,18 @@ share the work.
 """
 
 from solver.errors import YukonError
-from solver.numbering import check_deal_number
-from solver.ranges import DealRange, merge
-from solver.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
-from solver.result import UNKNOWN, Limits
-from solver.rules import Rules
+from solver.game.numbering import check_deal_number
+from solver.game.ranges import DealRange, merge
+from solver.game.rules import Rules
+from solver.results.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
+from solver.results.result import UNKNOWN
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
 from solver.runs.cluster import DASK_QUEUED
+from solver.runs.deal_record import deal_record, failure_record
 from solver.runs.loop import Execution, run_deals
 from solver.runs.report import RunReport
-from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
+from solver.search.limits import Limits
 from solver.store import Retry, Store
 
 
@@ -48,7 +49,7 @@ def run_batch(
     progress: bool = True,
     *,
     chunk_size: int = DASK_QUEUED,
-    solve_one=solve_deal,
+    solve_one=deal_record,
     resume_command: str | None = None,
     stream=None,
 ) -> RunReport:

@@ -14,8 +14,8 @@ import tempfile
 import time
 from contextlib import contextmanager, suppress
 
+from solver.common.interrupts import POLL_SECONDS
 from solver.errors import YukonError, error_line
-from solver.interrupts import POLL_SECONDS
 from solver.runs.work import Work, exception_reason, run_task
 from solver.version import __version__
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 
+from solver.common.interrupts import StopFlag
 from solver.errors import counted
-from solver.interrupts import StopFlag
 from solver.runs.cluster import DASK_QUEUED, dask_session, run_dask
 from solver.runs.pool import run_local
 from solver.runs.progress import VERDICTS, Progress

@@ -19,14 +19,14 @@ so the deal is retried by the next run.
 """
 
 from solver.errors import ArgumentError, YukonError, counted
-from solver.numbering import check_deal_number
+from solver.game.numbering import check_deal_number
+from solver.game.rules import Rules
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
-from solver.record import LARGEST_INTEGER, STATUSES
-from solver.result import Limits
-from solver.rules import Rules
+from solver.results.record import LARGEST_INTEGER, STATUSES
 from solver.runs.batch import as_deal_range, check_arguments, solve_pending
 from solver.runs.cluster import DASK_QUEUED
+from solver.runs.deal_record import deal_record, failure_record
 from solver.runs.loop import FAILED, Execution, run_deals
 from solver.runs.player_work import (
     DealWork,
@@ -40,8 +40,8 @@ from solver.runs.player_work import (
     rating_row,
 )
 from solver.runs.report import RunReport
-from solver.runs.solve_deal import failure_record, solve_deal
 from solver.runs.work import Work
+from solver.search.limits import Limits
 
 PLAYED, RATED = "played", "rated"
 # A rating run solves only the deals the store holds no verdict of.
@@ -134,7 +134,7 @@ def run_ratings(
     check_arguments(deals, rules, numbering, limits, checked_jobs(jobs), chunk_size)
     execution = Execution(jobs, dask, chunk_size, progress, stream)
     with execution.opened(store_path, rules, numbering) as store:
-        solving = Work(rules, numbering, limits, solve_deal, failure_record)
+        solving = Work(rules, numbering, limits, deal_record, failure_record)
         solved = solve_pending(store, store_path, deals, STORED, solving, execution)
         if solved.interrupted:
             return solved

@@ -9,14 +9,14 @@ games are stored, ``check_line`` replays each on the reference engine.
 import json
 from dataclasses import asdict, dataclass
 
-from solver.notation import final_position
-from solver.numbering import deal_board
+from solver.game.notation import final_position
+from solver.game.numbering import deal_board
+from solver.game.reference import is_won
+from solver.game.rules import Rules
 from solver.player import difficulty
 from solver.player.difficulty import greedy_failures, run_seeds
 from solver.player.play import PlayRecord, play_deal
-from solver.record import now_text
-from solver.reference import is_won
-from solver.rules import Rules
+from solver.results.record import now_text
 from solver.store.player_rows import Play, Rating
 from solver.version import __version__
 

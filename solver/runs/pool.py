@@ -14,8 +14,8 @@ from collections import deque
 from contextlib import suppress
 from multiprocessing.connection import wait
 
+from solver.common.interrupts import POLL_SECONDS, ignore_in_worker, sigint_ignored
 from solver.errors import YukonError
-from solver.interrupts import POLL_SECONDS, ignore_in_worker, sigint_ignored
 from solver.runs.work import Work
 
 # Deals sent to a local worker ahead of the one it is solving.

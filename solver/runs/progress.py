@@ -4,7 +4,7 @@ count the answers by kind (solving: the verdicts)."""
 import time
 from collections import Counter
 
-from solver.result import SOLVED, UNKNOWN, UNSOLVABLE
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 
 VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
 # Without a terminal, a progress line every this many deals or seconds.

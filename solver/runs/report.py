@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from solver.interrupts import exit_status
+from solver.common.interrupts import exit_status
 
 
 @dataclass

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.errors import first_line
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 numbering. This package is the only place with SQL; one module a table:
 
 ``schema``: the tables, made, migrated (a release 0.1.0 store, schema 1) and checked on
-open; ``results``: one verdict a deal (``solver.record.Record``); ``claims``: the deals runs
+open; ``results``: one verdict a deal (``solver.results.record.Record``); ``claims``: the deals runs
 are solving now, so concurrent runs share a range; ``player_tables``: the player's games
 and ratings (``player_rows.Play``, ``Rating``); ``opening``: ``Store``, all of them on one
 connection; ``export``: the results as JSON lines. ``connection`` holds the one write

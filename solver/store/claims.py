@@ -6,8 +6,8 @@ ignore it); writing a deal's result drops its claim (``results``)."""
 import time
 from dataclasses import dataclass
 
-from solver.record import budget_at_least, encode_deal, finite_or_none
-from solver.result import UNKNOWN
+from solver.results.record import budget_at_least, encode_deal, finite_or_none
+from solver.results.result import UNKNOWN
 from solver.store.connection import translated
 from solver.store.tables import RULE_KEY, Tables
 

@@ -9,7 +9,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from solver.atomic import current_umask
+from solver.common.atomic import current_umask
 from solver.errors import YukonError
 from solver.store.opening import SQLITE_SUFFIXES, Store
 

@@ -12,7 +12,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from solver.errors import YukonError
-from solver.rules import Rules
+from solver.game.rules import Rules
 from solver.store.claims import CLAIMS_SCHEMA, ClaimsTable
 from solver.store.connection import connect, transaction, translated, writable
 from solver.store.player_tables import PlayerTables

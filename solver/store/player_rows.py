@@ -1,15 +1,12 @@
 """The typed rows of the player's tables (schema 2): ``Play``, one row of ``plays``, and
-``Rating``, one row of ``ratings``. As with ``solver.record.Record``, a row's fields in
+``Rating``, one row of ``ratings``. As with ``solver.results.record.Record``, a row's fields in
 their order are its table's columns (``schema`` reads their SQL types from the fields'
 types); booleans are stored as 0/1 and a large deal number as text (``record.store_row``).
 """
 
 from dataclasses import dataclass, fields, make_dataclass
 
-from solver.record import row_fields, store_row
-
-# The difficulty tiers of ``solver.player.difficulty``, easiest first.
-TIER_NAMES = ("easy", "normal", "hard")
+from solver.results.record import row_fields, store_row
 
 
 class StoreRow:

@@ -5,7 +5,7 @@ ratings."""
 
 from dataclasses import fields
 
-from solver.record import decode_deal, encode_deal
+from solver.results.record import decode_deal, encode_deal
 from solver.store.player_rows import Play, Rating
 from solver.store.tables import RULE_KEY, Tables, blocks
 

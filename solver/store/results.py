@@ -10,8 +10,16 @@ number is stored as text).
 
 from collections.abc import Iterable, Iterator
 
-from solver.record import FIELD_NAMES, Contradiction, Record, decode_deal, encode_deal, finite_or_none, settle
-from solver.result import SOLVED, UNKNOWN
+from solver.results.record import (
+    FIELD_NAMES,
+    Contradiction,
+    Record,
+    decode_deal,
+    encode_deal,
+    finite_or_none,
+    settle,
+)
+from solver.results.result import SOLVED, UNKNOWN
 from solver.store.connection import translated
 from solver.store.tables import RULE_KEY, Tables, blocks
 

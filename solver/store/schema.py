@@ -1,36 +1,39 @@
 """A results store's schema: its tables, made, migrated and checked when a store is opened.
 
 Table ``meta`` names the format, the schema version and the rule set and numbering the store
-was made for. The columns of ``results`` are the fields of ``solver.record.Record``, those
+was made for. The columns of ``results`` are the fields of ``solver.results.record.Record``, those
 of ``plays`` and ``ratings`` (schema 2) the fields of ``player_rows.Play`` and ``Rating``,
 their SQL types read from the fields' types; the ``deal`` column has no type affinity, so
 that a large deal number can be text. A store of an older schema opened for a run is
 migrated in one transaction (version 1, release 0.1.0: the player's tables are added;
-versions 1 and 2: the ``results`` columns added since, ``loss_reason`` in version 3, holding
-NULL; the meta key ``schema`` becomes 3; no row changes); read-only opening leaves it as it
-is, and reads a column it lacks as NULL (``result_columns``).
+versions 1 to 3: the ``results`` columns added since, ``loss_reason`` in version 3 and
+``solver_source`` in version 4, holding NULL; the meta key ``schema`` becomes 4; no row
+changes); read-only opening leaves it as it is, and reads a column it lacks as NULL
+(``result_columns``).
 """
 
 import sqlite3
 import sys
 import typing
 from dataclasses import fields
+from enum import StrEnum
 from pathlib import Path
 
 from solver.errors import YukonError, clipped, first_line
-from solver.numbering import NUMBERINGS
-from solver.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
-from solver.rules import Rules
+from solver.game.numbering import NUMBERINGS
+from solver.game.rules import Rules
+from solver.results.record import FIELD_NAMES, FIELDS, STATUSES, Record, now_text
+from solver.results.result import TIER_NAMES
 from solver.store.connection import translated
-from solver.store.player_rows import TIER_NAMES, Play, Rating
+from solver.store.player_rows import Play, Rating
 from solver.store.tables import RULE_SET_COLUMNS
 from solver.version import __version__
 
 FORMAT = "yukon-solver results"
-SCHEMA_VERSION = "3"
-# Versions this release opens: 1 (release 0.1.0, no player tables) and 2 (no loss_reason)
-# are migrated on open for a run.
-READABLE_SCHEMAS = ("1", "2", SCHEMA_VERSION)
+SCHEMA_VERSION = "4"
+# Versions this release opens: 1 (release 0.1.0, no player tables), 2 (no loss_reason) and
+# 3 (release 0.2.0, no solver_source) are migrated on open for a run.
+READABLE_SCHEMAS = ("1", "2", "3", SCHEMA_VERSION)
 SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 # What SQLite's typeof() may say of a value of each column type; a large deal as text.
 ALLOWED_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
@@ -47,6 +50,7 @@ def column_definition(item, choices: dict[str, tuple[str, ...]]) -> str:
         return "deal NOT NULL"  # no type affinity: a large deal number is text
     kinds = typing.get_args(item.type) or (item.type,)
     (kind,) = [one for one in kinds if one is not type(None)]
+    kind = str if issubclass(kind, StrEnum) else kind  # stored as its string
     definition = f"{item.name} {SQL_TYPES[kind]}" + ("" if type(None) in kinds else " NOT NULL")
     if item.name in choices:
         quoted = ", ".join(f"'{value}'" for value in choices[item.name])

@@ -16,8 +16,9 @@ from functools import cache
 from pathlib import Path
 
 from solver.errors import YukonError, clipped
-from solver.numbering import MAX_DEAL
-from solver.record import DEAL_DIGITS, FIELDS, LARGEST_INTEGER
+from solver.game.numbering import MAX_DEAL
+from solver.results.record import DEAL_DIGITS, FIELDS, LARGEST_INTEGER
+from solver.results.result import Spent
 from solver.store.claims import CLAIMS_SCHEMA
 from solver.store.connection import translated
 from solver.store.player_rows import Play, Rating
@@ -45,8 +46,12 @@ REQUIRED_TABLES = {"1": ("meta", "results"), "2": ("meta", "results", "plays", "
 # The objects of sqlite_master a store's schema names (SQLite's own, such as the indexes of
 # primary keys, are SQLite's business).
 OURS = "name NOT LIKE 'sqlite%'"
-# Conditions of a row that does not fit, beyond its columns' types.
-ROW_MISFITS = {"plays": {"settings": "NOT (json_valid(settings) AND json_type(settings) = 'object')"}}
+# Conditions of a row that does not fit, beyond its columns' types (a budget is one of Spent's
+# words, which a Record reads it as; no CHECK says so, as stores of every version lack one).
+ROW_MISFITS = {
+    "plays": {"settings": "NOT (json_valid(settings) AND json_type(settings) = 'object')"},
+    "results": {"budget": f"budget NOT IN ({', '.join(repr(str(word)) for word in Spent)})"},
+}
 
 
 @cache

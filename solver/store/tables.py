@@ -8,7 +8,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from solver.errors import YukonError
-from solver.record import LARGEST_INTEGER
+from solver.results.record import LARGEST_INTEGER
 from solver.store.connection import transaction, translated
 
 RULE_SET_COLUMNS = ("variant", "foundation_return", "numbering")

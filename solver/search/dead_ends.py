@@ -1,0 +1,82 @@
+"""The dead-end tests a solve runs from Python: this thread's tables of the pairwise test and the
+test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, and the
+tests of the root (``solver.search.solve.run_testing_root`` calls them once a deal proved not easy)."""
+
+import threading
+
+import numpy as np
+
+from solver.engine import h2, h3, moves
+from solver.search.packing import Packed
+
+_thread_tables = threading.local()
+
+
+def dead_end_tables() -> tuple[np.ndarray, ...]:
+    """The pairwise test's tables (see ``engine.h2``) for a new solve: this thread's arrays, made
+    once, their header cleared (the tests not yet let run: the search runs without them), and
+    built for the solve's root by ``root_dead`` when it lets them run (a deal won before never
+    compiles their kernels; the remembered dead tables of ``engine.nogoods`` are forgotten with
+    the deal they belong to)."""
+    tables = getattr(_thread_tables, "dead_ends", None)
+    if tables is None:
+        tables = _thread_tables.dead_ends = h2.make_tables()
+    tables[h2.H2_HEADER][:] = 0
+    return tables
+
+
+def dead_end_counters() -> dict[str, int]:
+    """What the pairwise tests did in this thread's last solve: full tests, of them dead,
+    checks of the remembered dead tables, of them dead, the widenings of dead tables tried and
+    kept (``engine.nogoods.widen``), whether the test over triples ran on the root and
+    proved it dead (``engine.h3``), its tests of positions of the path, of them dead, and the
+    checks of the remembered dead families, of them dead (``engine.triple_nogoods``)."""
+    tables = getattr(_thread_tables, "dead_ends", None)
+    header = tables[h2.H2_HEADER] if tables is not None else np.zeros(h2.HEADER_SIZE, dtype=np.int64)
+    slots = {
+        "tests": h2.HEADER_CALLS,
+        "dead": h2.HEADER_DEAD,
+        "nogood_checks": h2.HEADER_NOGOOD_CALLS,
+        "nogood_dead": h2.HEADER_NOGOOD_DEAD,
+        "widen_tries": h2.HEADER_WIDEN_TRIES,
+        "widen_kept": h2.HEADER_WIDEN_KEPT,
+        "root_triples": h2.HEADER_ROOT_TRIPLES,
+        "root_triples_dead": h2.HEADER_ROOT_DEAD,
+        "path_triples": h2.HEADER_PATH_TESTS,
+        "path_triples_dead": h2.HEADER_PATH_DEAD,
+        "family_checks": h2.HEADER_FAMILY_CHECKS,
+        "family_dead": h2.HEADER_FAMILY_DEAD,
+    }
+    return {name: int(header[slot]) for name, slot in slots.items()}
+
+
+def root_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
+    Called once the solve has searched ``solve.ROOT_PAIRS_AFTER`` positions without a verdict, so
+    easy deals never pay for a test; every search started after it tests its root (the
+    proof of a dead root is such a search, exhausted at once), and with ``moves.H2_SEARCH``
+    the positions after it (``engine.search.pairs_due``). The tables are built here, for
+    ``packed``, the root."""
+    h2.build_tables(packed.state, packed.params, dead_ends)
+    dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
+    return bool(options & moves.H2) and bool(h2.h2_dead(packed.state, packed.params, dead_ends))
+
+
+def root_triples_dead(packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int) -> bool:
+    """Does the test over triples (``engine.h3``, when on) prove the root lost? Run once a solve
+    (it records that it ran, and a dead root's keys for the proof's search)."""
+    dead_ends[h2.H2_HEADER][h2.HEADER_ROOT_TRIPLES] = 1
+    p = packed
+    return bool(options & moves.TRIPLES) and bool(
+        h3.test_root(p.state, p.params, p.zobrist, p.column_keys, dead_ends)
+    )
+
+
+def light_search_will_do(dead_ends) -> bool:
+    """Does the light search (``engine.groups``: ``DEAD_END_TESTS`` off) search as the full one
+    would from now on? Yes while the solve has not let the pairwise tests run, not tested the
+    root over triples and remembers no dead table or family: every test it leaves out would then
+    answer "alive" without looking (and none of them can turn on within a chunk)."""
+    header = dead_ends[h2.H2_HEADER]
+    tests_started = header[h2.HEADER_PAIRS_ON] or header[h2.HEADER_ROOT_TRIPLES]
+    return not (tests_started or header[h2.HEADER_RING_FILL] or header[h2.HEADER_FAMILY_FILL])
