@@ -50,46 +50,24 @@ def cold_starts(tmp_path_factory) -> ColdStarts:
 
 class CompileProgress(logging.Handler):
     """The solver's compile and waiting notices on the terminal as they happen (a compile inside
-    a test would otherwise leave the terminal silent for its length): through pytest's terminal
-    reporter, or in a pytest-xdist worker (which has none, and whose output is captured) on the
-    worker's own standard error as it was before any capture, named after the worker."""
+    a test would otherwise leave the terminal silent for its length): written to standard error
+    as it was before pytest captured it (a test's output, the terminal reporter's too, is
+    captured while it runs; a pytest-xdist worker's is never shown), named after the worker."""
 
-    def __init__(self, write):
+    def __init__(self, worker: str | None):
         super().__init__(logging.WARNING)
-        self.write = write
+        self.terminal = os.fdopen(os.dup(2), "w", encoding="utf-8")
+        self.prefix = f"{worker}: " if worker else ""
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if message.startswith(("compiling", "waiting")):
-            self.write(message)
+            self.terminal.write(f"\n[{self.prefix}{message}]\n")
+            self.terminal.flush()
 
 
-def reporter_writer(reporter):
-    def write(message: str) -> None:
-        reporter.ensure_newline()
-        reporter.write(f"[{message}]\n", flush=True)
-
-    return write
-
-
-def worker_writer(worker: str):
-    terminal = os.fdopen(os.dup(2), "w", encoding="utf-8")
-
-    def write(message: str) -> None:
-        terminal.write(f"\n[{worker}: {message}]\n")
-        terminal.flush()
-
-    return write
-
-
-@pytest.hookimpl(trylast=True)  # after the terminal reporter is registered
 def pytest_configure(config):
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker is not None:
-        logging.getLogger("solver").addHandler(CompileProgress(worker_writer(worker)))
-    elif reporter is not None:
-        logging.getLogger("solver").addHandler(CompileProgress(reporter_writer(reporter)))
+    logging.getLogger("solver").addHandler(CompileProgress(os.environ.get("PYTEST_XDIST_WORKER")))
 
 
 def pytest_collection_modifyitems(items):
