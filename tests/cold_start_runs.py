@@ -1,9 +1,11 @@
 """The command line in fresh processes with kernel caches of their own, and the cold start of
-``test_cold_start``, which the session starts at once (``conftest``): it compiles the search
-kernels, and runs on the core the in-process tests leave idle."""
+``test_cold_start``: it compiles the search kernels, once in a test run however many
+pytest-xdist workers run it (``conftest.cold_starts``)."""
 
+import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -32,27 +34,44 @@ def yukon(arguments, cache_dir, cwd=None) -> subprocess.CompletedProcess:
 
 # The compile (some 20 CPU seconds) is not the solve's: it starts its 5 s after the kernels are ready.
 FIRST_SOLVE = ["solve", "12", "--json", "--time-limit", "5"]
+RESULTS = "results.json"
 
 
-class ColdStarts:
-    """``yukon solve 12 --json --time-limit 5`` and a batch of two workers, started together on one empty
-    kernel cache in ``folder``: the one compilation of the session's cold-start tests, which the
-    three solving processes share (one compiles, the others wait and load)."""
-
-    def __init__(self, folder: Path):
-        self.cache = folder / "cache"
-        self.single = start_yukon(FIRST_SOLVE, self.cache)
-        self.batch = start_yukon(["solve", "1-4", "--jobs", "2", "--out", str(folder / "b.db")], self.cache)
-        self.results: dict | None = None
-
-    def finish(self) -> dict:
-        """``first_solve``: the single solve's result and the cache it compiled; ``batch``: the batch's."""
-        if self.results is None:
-            self.results = {"first_solve": (finished(self.single), self.cache), "batch": finished(self.batch)}
-        return self.results
-
-    def stop(self) -> None:
-        for process in (self.single, self.batch):
+def run_cold_starts(folder: Path) -> None:
+    """``yukon solve 12 --json --time-limit 5`` and a batch of two workers, started together on one
+    empty kernel cache in ``folder``: the one compilation of a test run's cold-start tests, which
+    the three solving processes share (one compiles, the others wait and load). Their results
+    are written to ``folder`` (``shared.made_once`` runs this once for every pytest-xdist worker)."""
+    cache = folder / "cache"
+    processes = {
+        "first_solve": start_yukon(FIRST_SOLVE, cache),
+        "batch": start_yukon(["solve", "1-4", "--jobs", "2", "--out", str(folder / "b.db")], cache),
+    }
+    try:
+        results = {name: finished(process) for name, process in processes.items()}
+    finally:
+        for process in processes.values():
             if process.poll() is None:
                 process.kill()
-            process.communicate()
+                process.wait()
+    saved = {
+        name: [result.args, result.returncode, result.stdout, result.stderr]
+        for name, result in results.items()
+    }
+    (folder / RESULTS).write_text(json.dumps(saved), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class ColdStarts:
+    """What ``run_cold_starts`` left: each run's completed process, and the cache they compiled."""
+
+    first_solve: subprocess.CompletedProcess
+    batch: subprocess.CompletedProcess
+    cache: Path
+
+
+def cold_start_results(folder: Path) -> ColdStarts:
+    """What ``run_cold_starts`` wrote in ``folder``."""
+    saved = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+    runs = {name: subprocess.CompletedProcess(*fields) for name, fields in saved.items()}
+    return ColdStarts(**runs, cache=folder / "cache")

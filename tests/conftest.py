@@ -1,12 +1,14 @@
-"""Fixtures shared by several test files: small stores made by real batch runs; the cold starts."""
+"""Fixtures shared by several test files: small stores made by real batch runs; the cold starts.
+Each is made once in a test run, whatever the number of pytest-xdist workers (``shared.made_once``)."""
 
-import inspect
 import logging
+import os
 import sys
 from pathlib import Path
 
 import pytest
-from cold_start_runs import ColdStarts
+from cold_start_runs import ColdStarts, cold_start_results, run_cold_starts
+from shared import made_once
 from stores import NODES, RUSSIAN, YUKON, YUKON_DEALS
 
 from solver.game.ranges import parse_range
@@ -18,53 +20,59 @@ from solver.runs.batch import run_batch
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 
+def batch_store(name: str, deals, rules):
+    """``make`` for ``made_once``: the store ``name`` of ``deals`` solved by a batch run of two workers."""
+
+    def make(folder: Path) -> None:
+        report = run_batch(deals, rules, "pysol", folder / name, NODES, jobs=2, progress=False)
+        assert report.done == deals.count and not report.interrupted
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def yukon_store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("yukon") / "yukon.db"
-    report = run_batch(YUKON_DEALS, YUKON, "pysol", path, NODES, jobs=2, progress=False)
-    assert report.done == 7 and not report.interrupted
-    return path
+    return made_once(tmp_path_factory, "yukon", batch_store("yukon.db", YUKON_DEALS, YUKON)) / "yukon.db"
 
 
 @pytest.fixture(scope="session")
 def russian_store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("russian") / "russian.db"
-    report = run_batch(parse_range("1-40"), RUSSIAN, "pysol", path, NODES, jobs=2, progress=False)
-    assert report.done == 40 and not report.interrupted
-    return path
+    deals = parse_range("1-40")
+    return made_once(tmp_path_factory, "russian", batch_store("russian.db", deals, RUSSIAN)) / "russian.db"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def cold_starts(request, tmp_path_factory):
-    """``test_cold_start``'s two cold compilations (``cold_start_runs``), started with the session
-    when a test that uses them is among the tests, so that they run beside the in-process tests."""
-    wanted = any(
-        {"first_solve", "cold_starts"} & set(inspect.signature(item.obj).parameters)
-        for item in request.session.items
-        if item.path.name == "test_cold_start.py"
-    )
-    runs = ColdStarts(tmp_path_factory.mktemp("cold")) if wanted else None
-    yield runs
-    if runs is not None:
-        runs.stop()
+@pytest.fixture(scope="session")
+def cold_starts(tmp_path_factory) -> ColdStarts:
+    """``test_cold_start``'s cold compilation (``cold_start_runs``), once in a test run: the worker
+    of the first test that needs it runs it, beside the other worker's tests."""
+    return cold_start_results(made_once(tmp_path_factory, "cold", run_cold_starts))
 
 
 class CompileProgress(logging.Handler):
     """The solver's compile and waiting notices on the terminal as they happen (a compile inside
-    a test would otherwise leave the terminal silent for its length)."""
+    a test would otherwise leave the terminal silent for its length): written to standard error
+    as it was before pytest captured it (a test's output, the terminal reporter's too, is
+    captured while it runs; a pytest-xdist worker's is never shown), named after the worker."""
 
-    def __init__(self, reporter):
+    def __init__(self, worker: str | None):
         super().__init__(logging.WARNING)
-        self.reporter = reporter
+        self.terminal = os.fdopen(os.dup(2), "w", encoding="utf-8")
+        self.prefix = f"{worker}: " if worker else ""
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if message.startswith(("compiling", "waiting")):
-            self.reporter.ensure_newline()
-            self.reporter.write(f"[{message}]\n", flush=True)
+            self.terminal.write(f"\n[{self.prefix}{message}]\n")
+            self.terminal.flush()
 
 
 def pytest_configure(config):
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        logging.getLogger("solver").addHandler(CompileProgress(reporter))
+    logging.getLogger("solver").addHandler(CompileProgress(os.environ.get("PYTEST_XDIST_WORKER")))
+
+
+def pytest_collection_modifyitems(items):
+    """The slow system tests first (in their order), the others after them in theirs: under
+    pytest-xdist the long ones then run beside the short ones from the start, rather than one of
+    them ending the run alone on one worker; their fresh processes use the core a worker waiting
+    for them leaves idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

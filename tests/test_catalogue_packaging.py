@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from shared import made_once
 
 from solver.version import __version__
 
@@ -18,17 +19,22 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_PACKAGES = next(Path(sys.prefix).glob("lib/python3*/site-packages"))
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("wheel")
+def build_wheel(folder: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(folder)],
         check=True,
         capture_output=True,
     )
-    return next(folder.glob("yukon_solver-*.whl"))
 
 
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel, built once in a test run (pip builds in the source folder: two pytest-xdist
+    workers building at once would share its build folder)."""
+    return next(made_once(tmp_path_factory, "wheel", build_wheel).glob("yukon_solver-*.whl"))
+
+
+@pytest.mark.slow
 def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(path.name for path in (ROOT / "catalogue").glob("*.json"))
@@ -41,6 +47,7 @@ def test_the_wheel_ships_the_catalogues_inside_solver_and_no_top_level_catalogue
     }
 
 
+@pytest.mark.slow
 def test_yukon_daily_from_a_fresh_install_in_another_folder(wheel, tmp_path):
     """A fresh venv gets the wheel alone, installed by pip (so its ``bin/yukon`` script);
     its dependencies come from this venv's site-packages through a .pth file (no editable

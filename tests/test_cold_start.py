@@ -59,15 +59,14 @@ def test_commands_that_do_not_search_never_load_the_compiler(arguments, tmp_path
 @pytest.fixture
 def first_solve(cold_starts) -> tuple[subprocess.CompletedProcess, Path]:
     """``yukon solve 12 --json --time-limit 5`` from an empty kernel cache, and the cache."""
-    return cold_starts.finish()["first_solve"]
+    return cold_starts.first_solve, cold_starts.cache
 
 
 @pytest.mark.slow
 def test_the_first_solves_of_a_machine_compile_once_between_them_and_keep_stdout_clean(cold_starts):
     """A single solve and a batch of two workers started together on an empty cache: one of
     the three processes compiles and says so, once; the others wait and load its kernels."""
-    runs = cold_starts.finish()
-    (cold, cache), batch = runs["first_solve"], runs["batch"]
+    cold, cache, batch = cold_starts.first_solve, cold_starts.cache, cold_starts.batch
     assert cold.returncode == 0, cold.stderr
     assert batch.returncode == 0, batch.stderr
     assert cold.stderr.count(NOTICE) + batch.stderr.count(NOTICE) == 1

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from stores import YUKON, fake_record
 from test_cli import run
 
@@ -51,6 +52,7 @@ def read_snapshot(path) -> dict[int, str] | None:
     return {record["deal"]: record["status"] for record in map(json.loads, out.getvalue().splitlines())}
 
 
+@pytest.mark.slow
 def test_concurrent_runs_killed_at_random_lose_and_downgrade_nothing(tmp_path):
     path = tmp_path / "r.db"
     chooser = random.Random(SEED)

@@ -12,6 +12,7 @@ from solver.runs.player_work import RatingSeries
 from solver.store import Store
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_agrees_and_leaves_no_scratch_files(yukon_store, tmp_path, monkeypatch):
     """Issue 53: the LocalCluster left its scratch folder and lock files in the temp folder."""
     pytest.importorskip("distributed")
@@ -28,6 +29,7 @@ def test_dask_local_cluster_agrees_and_leaves_no_scratch_files(yukon_store, tmp_
     assert list(system_temp.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_plays_on_a_dask_local_cluster_agree(tmp_path):
     pytest.importorskip("distributed")
     series = play_series("greedy", {}, runs=2, seed=5)
@@ -42,6 +44,7 @@ def test_plays_on_a_dask_local_cluster_agree(tmp_path):
     assert games[0] == games[1] and len(games[0]) == 8
 
 
+@pytest.mark.slow
 def test_ratings_on_a_dask_local_cluster_agree(tmp_path):
     """One cluster both solves the deals the store lacks and rates them."""
     pytest.importorskip("distributed")

@@ -50,14 +50,19 @@ def readme_commands() -> list[str]:
     return [line for line in lines if not line.startswith(NOT_RUN_HERE) and NEEDS_A_CLUSTER not in line]
 
 
-def help_examples(command: click.Command = main, path: str = "yukon") -> list[str]:
+def help_examples(command: click.Command = main, parent: click.Context | None = None) -> list[str]:
     """The example lines of every ``--help`` (a line that starts with ``yukon ``, up to the two
-    spaces before its description); not the forms that name a placeholder (DEAL, FILE, ...)."""
-    text = command.get_help(click.Context(command, info_name=path))
+    spaces before its description); not the forms that name a placeholder (DEAL, FILE, ...).
+    Each help is made in the context the command line gives it (below its parent's, with ``-h``):
+    click keeps a command's help option from its first context, so a bare one would leave later
+    ``yukon COMMAND -h`` calls in this process without ``-h``."""
+    name = command.name if parent is not None else "yukon"
+    context = click.Context(command, info_name=name, parent=parent, **command.context_settings)
+    text = command.get_help(context)
     examples = [re.split(r"\s{2,}", line.strip())[0] for line in text.splitlines()]
     examples = [line for line in examples if line.startswith("yukon ") and not is_a_form(line)]
-    for name, subcommand in getattr(command, "commands", {}).items():
-        examples += help_examples(subcommand, f"{path} {name}")
+    for subcommand in getattr(command, "commands", {}).values():
+        examples += help_examples(subcommand, context)
     return examples
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared import one_at_a_time
 
 import solver
 
@@ -53,8 +54,17 @@ def reported_lines(output: str, name: str) -> set[int]:
     }
 
 
+@pytest.fixture
+def checkers(tmp_path_factory):
+    """Held while a checker runs: one at a time in a test run (pyright installs its node package
+    on first use, which two pytest-xdist workers must not do at once)."""
+    with one_at_a_time(tmp_path_factory, "type-checkers"):
+        yield
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
-def test_a_type_checker_sees_the_real_signatures_through_import_solver(checker, tmp_path):
+def test_a_type_checker_sees_the_real_signatures_through_import_solver(checker, tmp_path, checkers):
     (tmp_path / "wrong.py").write_text(WRONG, encoding="utf-8")
     (tmp_path / "right.py").write_text(RIGHT, encoding="utf-8")
     options = ["--follow-imports=silent", "--no-error-summary"] if checker == "mypy" else []
@@ -86,7 +96,8 @@ def public_type_completeness(report: dict) -> tuple[int, int, list[str]]:
     return len(public) - len(unknown), len(public), unknown
 
 
-def test_the_public_api_is_typed(tmp_path):
+@pytest.mark.slow
+def test_the_public_api_is_typed(tmp_path, checkers):
     completed = subprocess.run(
         [tool("pyright"), "--verifytypes", "solver", "--ignoreexternal", "--outputjson"],
         capture_output=True,
