@@ -5,6 +5,7 @@ Each family of commands is a module of this package listing its click commands i
 """
 
 import errno
+import gc
 import importlib
 import io
 import logging
@@ -47,6 +48,8 @@ class YukonGroup(click.Group):
                 status = self.run(*args, **kwargs)
         except KeyboardInterrupt:  # a Ctrl-C as the command was done
             status = exit_status()
+        if the_program:  # the command is done and its files closed: the process only leaves, so
+            gc.freeze()  # no last collection walks the compiled kernels' objects (0.2 s)
         sys.exit(status if isinstance(status, int) else 0)
 
     def run(self, *args, **kwargs) -> int | None:
