@@ -2,6 +2,8 @@
 and that importing it loads no numba."""
 
 import json
+import logging
+import os
 import subprocess
 import sys
 from datetime import date, timedelta
@@ -342,32 +344,51 @@ def test_an_unknown_tier_names_the_tiers_there_are():
 # --- library messages ------------------------------------------------------------------------
 
 
-def test_the_compile_notice_and_cache_warning_go_through_logging(monkeypatch, caplog):
+class KeptRecords(logging.Handler):
+    """The log records it is given, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_the_compile_notice_and_cache_warning_go_through_logging(tmp_path, monkeypatch):
     from solver.engine.groups import SEARCH
     from solver.search import solve
 
-    monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    monkeypatch.setattr(jit, "cache_is_complete", lambda group: False)
-    monkeypatch.setattr(jit, "mark_cache_complete", lambda group: None)
     monkeypatch.setattr(solve, "exercise", lambda group: None)  # the messages, not the compiling
-    monkeypatch.setattr(solve, "_ready", set())
-    monkeypatch.setattr(solve.LOG, "propagate", False)  # caught here only, whatever the
-    solve.LOG.addHandler(caplog.handler)  # command line did to the "solver" logger
-    try:
-        solve.warm_up()
+    kept = KeptRecords()  # on the module's logger: whatever the command line did to "solver"'s
+    solve.LOG.addHandler(kept)
+    try:  # a process that has made no kernel ready yet, over an empty cache with a note
+        solve.warm_up(solve.KernelsReady(jit.KernelCache(tmp_path, "a note about the cache")))
     finally:
-        solve.LOG.removeHandler(caplog.handler)
-    assert [(record.name, record.getMessage()) for record in caplog.records] == [
+        solve.LOG.removeHandler(kept)
+    assert [(record.name, record.getMessage()) for record in kept.records] == [
         ("solver.search.solve", "warning: a note about the cache"),
         ("solver.search.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
     ]
 
 
-def test_the_command_line_prints_the_library_messages_bare(monkeypatch):
-    from solver.search import solve
-
-    monkeypatch.setattr(jit, "CACHE_NOTE", "a note about the cache")
-    monkeypatch.setattr(solve, "_ready", set())  # a process that has made no kernel ready yet
-    result = CliRunner().invoke(main, ["solve", str(RUSSIAN_LOST), "--variant", "russian"])
-    assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["warning: a note about the cache"]
+def test_the_command_line_prints_the_library_messages_bare(tmp_path):
+    """A process whose cache folder cannot be written prints the note saying so, bare; its
+    fallback cache folder is this process's, through a link, so nothing compiles."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    fallback = tmp_path / f"yukon-solver-{os.getuid()}"
+    fallback.mkdir(mode=0o700)
+    (fallback / jit.CACHE.folder.name).symlink_to(jit.CACHE.folder, target_is_directory=True)
+    environment = os.environ | {"NUMBA_CACHE_DIR": str(blocker / "cache"), "TMPDIR": str(tmp_path)}
+    command = ["solve", str(RUSSIAN_LOST), "--variant", "russian"]
+    completed = subprocess.run(
+        [sys.executable, "-c", "from solver.cli import main; main()", *command],
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1
+    assert completed.stderr.splitlines() == [
+        f"warning: cache folder {blocker / 'cache'} is not writable; using {fallback}"
+    ]

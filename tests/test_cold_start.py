@@ -195,7 +195,7 @@ def test_a_planted_fallback_folder_is_refused_when_the_solver_starts(tmp_path):
         [
             sys.executable,
             "-c",
-            "from solver.engine import jit; print(jit.CACHE_FOLDER, jit.KERNEL_FLAGS['cache'])",
+            "from solver.engine import jit; print(jit.CACHE.folder, jit.KERNEL_FLAGS['cache'])",
         ],
         env=environment,
         capture_output=True,
@@ -206,17 +206,16 @@ def test_a_planted_fallback_folder_is_refused_when_the_solver_starts(tmp_path):
 
 
 @pytest.fixture
-def cache_folder(tmp_path, monkeypatch):
-    """A cache folder of one engine kernel file, as a complete compilation of the search group
-    leaves it."""
-    monkeypatch.setattr(jit, "CACHE_FOLDER", tmp_path)
-    monkeypatch.setattr(jit, "CACHING", jit.CacheWrites())
-    folder = jit.location_folder()
+def cache(tmp_path):
+    """A kernel cache in a folder of one engine kernel file, as a complete compilation of the
+    search group leaves it."""
+    cache = jit.KernelCache(tmp_path)
+    folder = cache.location_folder()
     folder.mkdir()
     (folder / "search.search_chunk-1.py311.nbi").write_bytes(numba_index({"signature": "entry"}))
     (folder / "search.search_chunk-1.py311.1.nbc").write_bytes(b"compiled " * 100)
-    jit.mark_cache_complete("search")
-    return tmp_path
+    cache.mark_complete("search")
+    return cache
 
 
 def numba_index(entries: dict) -> bytes:
@@ -224,53 +223,53 @@ def numba_index(entries: dict) -> bytes:
     return pickle.dumps("0.68.1") + pickle.dumps(((0.0, 100), entries))
 
 
-def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache_folder):
-    assert jit.cache_is_complete("search")
-    assert not jit.cache_is_complete("pairwise tests")
+def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache):
+    assert cache.is_complete("search")
+    assert not cache.is_complete("pairwise tests")
 
 
 @pytest.mark.parametrize("suffix", [".nbi", ".nbc"])
-def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache_folder, suffix):
-    [file] = [path for path in jit.engine_cache_files(jit.location_folder()) if path.suffix == suffix]
+def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache, suffix):
+    [file] = [path for path in jit.engine_cache_files(cache.location_folder()) if path.suffix == suffix]
     file.write_bytes(file.read_bytes()[:10])
-    assert not jit.cache_is_complete("search")
-    jit.forget_broken_cache()
-    assert jit.engine_cache_files(jit.location_folder()) == [] and not jit.mark_path().exists()
+    assert not cache.is_complete("search")
+    cache.forget_broken()
+    assert jit.engine_cache_files(cache.location_folder()) == [] and not cache.mark_path().exists()
 
 
-def test_an_index_that_gained_an_entry_keeps_the_cache_complete(cache_folder):
+def test_an_index_that_gained_an_entry_keeps_the_cache_complete(cache):
     """numba rewrites an index with an entry more when a kernel is compiled for other arguments
     (a player's kernel calling a search kernel, a test calling one from Python)."""
-    [index] = [path for path in jit.engine_cache_files(jit.location_folder()) if path.suffix == ".nbi"]
+    [index] = [path for path in jit.engine_cache_files(cache.location_folder()) if path.suffix == ".nbi"]
     index.write_bytes(numba_index({"signature": "entry", "another signature": "another entry"}))
-    assert jit.cache_is_complete("search")
+    assert cache.is_complete("search")
 
 
-def test_an_intact_cache_is_kept_when_another_group_compiles(cache_folder):
-    jit.forget_broken_cache()
-    assert jit.engine_cache_files(jit.location_folder()) and jit.cache_is_complete("search")
+def test_an_intact_cache_is_kept_when_another_group_compiles(cache):
+    cache.forget_broken()
+    assert jit.engine_cache_files(cache.location_folder()) and cache.is_complete("search")
 
 
 @pytest.mark.parametrize("mark", ["", "[]", "{}", '{"groups": ["search"], "files": {}}', '{"files": [1]}'])
-def test_a_cache_holding_only_its_mark_is_not_complete(cache_folder, mark):
-    for path in jit.engine_cache_files(jit.location_folder()):
+def test_a_cache_holding_only_its_mark_is_not_complete(cache, mark):
+    for path in jit.engine_cache_files(cache.location_folder()):
         path.unlink()
-    jit.mark_path().write_text(mark)
-    assert not jit.cache_is_complete("search")
+    cache.mark_path().write_text(mark)
+    assert not cache.is_complete("search")
 
 
-def test_a_complete_cache_of_another_install_location_is_not_this_ones(cache_folder, monkeypatch):
+def test_a_complete_cache_of_another_install_location_is_not_this_ones(cache):
     """numba keeps each source folder's kernels apart: a checkout beside an installed copy
     compiles its own, and must say so."""
-    monkeypatch.setattr(jit, "ENGINE_FOLDER", cache_folder / "elsewhere" / "engine")
-    assert not jit.cache_is_complete("search")
+    elsewhere = jit.KernelCache(cache.folder, engine_folder=cache.folder / "elsewhere" / "engine")
+    assert not elsewhere.is_complete("search")
 
 
 PAIRS_SECONDS = 30
 
 
 class Calls:
-    """What ``jit.kernels_ready`` said and whether it ran the exercise, from a thread."""
+    """What ``jit.KernelCache.kernels_ready`` said and whether it ran the exercise, from a thread."""
 
     def __init__(self):
         self.said, self.exercised, self.waiting = [], threading.Event(), threading.Event()
@@ -280,28 +279,28 @@ class Calls:
         if line.startswith("waiting"):
             self.waiting.set()
 
-    def ready(self, group):
-        thread = threading.Thread(target=jit.kernels_ready, args=(group, self.exercised.set, self.say))
+    def ready(self, cache, group):
+        thread = threading.Thread(target=cache.kernels_ready, args=(group, self.exercised.set, self.say))
         thread.start()
         return thread
 
 
-def test_a_complete_cache_loads_without_waiting_for_the_lock(cache_folder):
-    held = jit.OS_FILE_LOCK(cache_folder / "compile.lock")
+def test_a_complete_cache_loads_without_waiting_for_the_lock(cache):
+    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
     held.acquire()
     try:
         calls = Calls()
-        calls.ready(jit.KernelGroup("search", 1, ())).join(timeout=60)
+        calls.ready(cache, jit.KernelGroup("search", 1, ())).join(timeout=60)
         assert calls.exercised.is_set() and calls.said == []
     finally:
         held.release()
 
 
-def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles(cache_folder):
-    held = jit.OS_FILE_LOCK(cache_folder / "compile.lock")
+def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles(cache):
+    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
     held.acquire()
     calls = Calls()
-    thread = calls.ready(jit.KernelGroup("pairwise tests", PAIRS_SECONDS, ()))
+    thread = calls.ready(cache, jit.KernelGroup("pairwise tests", PAIRS_SECONDS, ()))
     try:
         assert calls.waiting.wait(timeout=60)
         assert not calls.exercised.is_set()
@@ -310,23 +309,25 @@ def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles
     thread.join(timeout=60)
     assert calls.exercised.is_set()
     assert calls.said == [
-        f"waiting for another process that compiles the solver into {cache_folder}",
+        f"waiting for another process that compiles the solver into {cache.folder}",
         f"compiling the solver's pairwise tests, once per machine: about {PAIRS_SECONDS} s",
     ]
-    assert jit.cache_is_complete("pairwise tests") and jit.cache_is_complete("search")
+    assert cache.is_complete("pairwise tests") and cache.is_complete("search")
 
 
-def test_a_group_is_marked_complete_only_when_every_kernel_of_it_is_cached(cache_folder):
+def test_a_group_is_marked_complete_only_when_every_kernel_of_it_is_cached(cache):
     class NeverCompiled:
         signatures = []
 
-    jit.kernels_ready(jit.KernelGroup("loss reasons", 4, (NeverCompiled(),)), lambda: None, lambda line: None)
-    assert not jit.cache_is_complete("loss reasons")
+    cache.kernels_ready(
+        jit.KernelGroup("loss reasons", 4, (NeverCompiled(),)), lambda: None, lambda line: None
+    )
+    assert not cache.is_complete("loss reasons")
 
 
-def test_a_folder_named_like_the_lock_does_not_stop_the_solver(cache_folder):
-    (cache_folder / "compile.lock").mkdir()
-    with jit.compile_lock():
+def test_a_folder_named_like_the_lock_does_not_stop_the_solver(cache):
+    (cache.folder / "compile.lock").mkdir()
+    with cache.compile_lock():
         entered = True
     assert entered
 
@@ -357,13 +358,13 @@ def test_a_cache_folder_on_a_full_disk_is_passed_over(tmp_path, monkeypatch):
     assert folder is None and "compiling without a cache" in note
 
 
-def test_a_full_disk_while_saving_kernels_stops_caching_with_one_warning(cache_folder, capsys):
+def test_a_full_disk_while_saving_kernels_stops_caching_with_one_warning(cache, capsys):
     saved = []
-    save = jit.CACHING.guarded(no_space)
+    save = cache.guarded(no_space)
     save("signature", "data")
     save("signature", "data")
-    jit.CACHING.guarded(lambda *args: saved.append(args))("signature", "data")
-    jit.mark_cache_complete("search")
+    cache.guarded(lambda *args: saved.append(args))("signature", "data")
+    cache.mark_complete("search")
     warnings = capsys.readouterr().err.splitlines()
     assert len(warnings) == 1 and "No space left on device" in warnings[0]
     assert saved == []
@@ -410,7 +411,16 @@ def test_without_user_ids_the_fallback_is_named_for_the_user(tmp_path, monkeypat
     assert jit.private_folder(tmp_path / "yukon-solver-me")
 
 
-def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
+class TakingOneHundredSeconds:
+    """A kernel cache whose every group is said to take 100 s to make ready, taking none."""
+
+    note = None
+
+    def kernels_ready(self, group, exercise, say) -> float:
+        return 100.0
+
+
+def test_the_seconds_a_group_takes_to_compile_are_not_the_solves():
     """A group compiled mid-solve (the pairwise tests of a deal not won at once) leaves its
     compile out of the solve's time: its budget starts over where it stopped."""
     from solver.engine.groups import PAIRS
@@ -418,11 +428,9 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves(monkeypatch):
     from solver.search.budget import Budget
     from solver.search.limits import Limits
 
-    monkeypatch.setattr(solve, "_ready", set())
-    monkeypatch.setattr(jit, "kernels_ready", lambda group, exercise, say: 100.0)
     budget = Budget(Limits(time_limit=5))
     before = budget.time_left()
-    solve.kernels_ready(PAIRS, budget)  # said to take 100 s, taking none here
+    solve.kernels_ready(PAIRS, budget, solve.KernelsReady(TakingOneHundredSeconds()))  # none taken here
     assert 99 < budget.time_left() - before <= 100
 
 

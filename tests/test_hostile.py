@@ -391,12 +391,12 @@ def test_json_foundation_height_true_is_refused():
     assert "foundation height True" in result.stderr
 
 
-def test_verify_shows_progress(tmp_path, monkeypatch, yukon_store):
+def test_verify_shows_progress(tmp_path, capsys, yukon_store):
     path = tmp_path / "r.jsonl"
     path.write_text(run("export", str(yukon_store)).stdout)
-    monkeypatch.setattr(results_commands, "PROGRESS_SECONDS", 0.0)
-    result = run("verify", str(path))
-    assert result.exit_code == 0 and "verify: 7 lines of file" in result.stderr
+    with path.open("rb") as results, pytest.raises(SystemExit) as exited:
+        results_commands.report_verified(results, as_json=False, progress_seconds=0.0)
+    assert exited.value.code == 0 and f"verify: 7 lines of file {path} read" in capsys.readouterr().err
 
 
 # ==== Issue 27, hostile input, third pass =========================================================

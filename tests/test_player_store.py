@@ -103,8 +103,12 @@ def test_a_release_0_1_0_store_is_migrated_without_losing_a_row(legacy_store):
 
 def test_the_migration_is_one_transaction(legacy_store, monkeypatch):
     """A migration failing at its last statement leaves the store exactly as it was."""
-    failing = schema.PLAYER_SCHEMA + "CREATE TABLE results (deal);"
-    monkeypatch.setattr(schema, "PLAYER_SCHEMA", failing)
+    run_script = schema.run_script
+
+    def failing_at_the_end(connection, script):
+        run_script(connection, script + "CREATE TABLE results (deal);")
+
+    monkeypatch.setattr(schema, "run_script", failing_at_the_end)
     before = legacy_store.read_bytes()
     with pytest.raises(YukonError, match="table results already exists"):
         Store.open_for_run(legacy_store, YUKON, "pysol")

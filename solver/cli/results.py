@@ -33,10 +33,16 @@ def verify(results, as_json):
     that are not JSON records are reported at the end (exit 2). Exit 0 only if no record
     is illegal.
     """
+    report_verified(results, as_json)
+
+
+def report_verified(results, as_json: bool, progress_seconds: float = PROGRESS_SECONDS) -> None:
+    """``verify``'s work: replay ``results``, saying how far it got every ``progress_seconds``,
+    print the report and exit with its status."""
     from solver.api import verify_results
 
     source = input_name(results)
-    report = verify_results(results, source, ProgressLines(source))
+    report = verify_results(results, source, ProgressLines(source, progress_seconds))
     counts = f"good {report['good']}, illegal {report['illegal']}, unverifiable {report['unverifiable']}"
     if as_json:  # the report, unreadable lines and all; their error line follows on stderr
         click.echo(json.dumps(report))
@@ -54,16 +60,16 @@ def verify(results, as_json):
 
 
 class ProgressLines:
-    """Called with the lines read so far: a line on stderr every PROGRESS_SECONDS."""
+    """Called with the lines read so far: a line on stderr every ``seconds``."""
 
-    def __init__(self, source: str):
-        self.source = source
-        self.next_line_at = time.monotonic() + PROGRESS_SECONDS
+    def __init__(self, source: str, seconds: float):
+        self.source, self.seconds = source, seconds
+        self.next_line_at = time.monotonic() + seconds
 
     def __call__(self, lines_read: int) -> None:
         if time.monotonic() >= self.next_line_at:
             click.echo(f"verify: {lines_read:,} lines of {self.source} read", err=True)
-            self.next_line_at = time.monotonic() + PROGRESS_SECONDS
+            self.next_line_at = time.monotonic() + self.seconds
 
 
 @click.command()

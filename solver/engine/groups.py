@@ -1,5 +1,5 @@
 """The kernel groups a solve compiles, each once per machine and when it first needs it
-(``jit.kernels_ready``; ``solver.search.solve.kernels_ready`` calls their kernels on a one-move
+(``jit.KernelCache.kernels_ready``; ``solver.search.solve.kernels_ready`` calls their kernels on a one-move
 position): the light search every solve runs (``search.DEAD_END_TESTS``), the pairwise tests a
 deal not won in ``SearchConfig.root_pairs_after`` positions turns on, the test over triples
 after ``root_triples_after``, and the reason of a lost deal. Each with the CPU seconds it took

@@ -25,7 +25,7 @@ source file, subpackages included: any change there starts a fresh cache. The fo
 (``platformdirs``: ``$XDG_CACHE_HOME/yukon-solver`` or ``~/.cache/yukon-solver`` on Linux,
 ``~/Library/Caches/yukon-solver`` on macOS, ``%LOCALAPPDATA%\\yukon-solver\\Cache`` on Windows);
 where that cannot be written, under the system's temporary folder, and failing that kernels
-are compiled without a cache (``CACHE_NOTE`` then says so, for the caller to print). Nothing
+are compiled without a cache (``CACHE.note`` then says so, for the caller to print). Nothing
 here needs a POSIX-only module: the compile lock is ``filelock``'s (flock, or msvcrt on Windows).
 """
 
@@ -152,33 +152,24 @@ class CheckedOnceLocator(UserProvidedCacheLocator):
             self.checked.add(self._cache_path)
 
 
-CACHE_FOLDER, CACHE_NOTE = choose_cache_folder(
-    [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER), [fallback_cache_root()]
-)
-if CACHE_FOLDER is None:
-    KERNEL_FLAGS["cache"] = False
-else:
-    numba.config.CACHE_DIR = str(CACHE_FOLDER)
-    CacheImpl._locator_classes.insert(0, CheckedOnceLocator)
+@dataclass(frozen=True)
+class KernelGroup:
+    """Kernels compiled together, when a solve first needs them: ``name`` says what they do,
+    ``seconds`` about how long they take to compile (``benchmarks/bench_cold_start.py``),
+    ``kernels`` the ones a solve calls from Python."""
+
+    name: str
+    seconds: int
+    kernels: tuple
+
+
 # The mark of the kernel groups compiled completely into this install location's cache folder
-# (``location_folder``): the groups' names and the SHA-256 of every engine cache file there.
+# (``KernelCache.location_folder``): the groups' names and the SHA-256 of every engine cache file there.
 COMPLETE_MARK = "complete"
 
 
-def location_folder() -> Path | None:
-    """The subfolder of the cache where numba keeps the engine's kernels of this install location
-    (numba names it after the source folder's path, so each location has its own)."""
-    if CACHE_FOLDER is None:
-        return None
-    return CACHE_FOLDER / _CacheLocator.get_suitable_cache_subpath(str(ENGINE_FOLDER / "jit.py"))
-
-
-def mark_path() -> Path:
-    return CACHE_FOLDER / f"{location_folder().name}.{COMPLETE_MARK}"
-
-
 def engine_cache_files(folder: Path) -> list[Path]:
-    """The cache files in ``folder`` (a ``location_folder``)."""
+    """The cache files in ``folder`` (a ``KernelCache.location_folder``)."""
     return sorted(path for path in folder.glob("*") if path.is_file())
 
 
@@ -202,74 +193,85 @@ def file_digest(path: Path) -> str:
     return "an index"
 
 
-def read_mark() -> dict:
-    """The mark's groups and files (empty when there is none, or it is unreadable)."""
-    try:
-        mark = json.loads(mark_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    valid = isinstance(mark, dict) and isinstance(mark.get("groups"), list)
-    return mark if valid and isinstance(mark.get("files"), dict) and mark["files"] else {}
+class KernelCache:
+    """The kernels' on-disk cache: its ``folder`` (None: compiling without a cache), the ``note``
+    saying why it is not the preferred one, the ``engine_folder`` whose install location names the
+    subfolder numba keeps the engine's kernels in, and whether kernels are still ``saving``: the
+    first write that fails (a full disk) stops every later one, with one warning line on stderr,
+    and the kernels are then compiled without a cache. ``CACHE`` is the process's one; a test makes
+    its own over a folder of its own."""
 
-
-def cache_is_complete(group: str) -> bool:
-    """Whether the kernels of ``group`` were compiled completely into this location's cache folder
-    and every file the mark names is still as written (another process compiling another group
-    meanwhile changes some: this then answers no until it is done)."""
-    if CACHE_FOLDER is None:
-        return False
-    mark = read_mark()
-    if group not in mark.get("groups", ()):
-        return False
-    try:
-        return mark["files"].items() <= file_digests(location_folder()).items()
-    except OSError:
-        return False
-
-
-def forget_broken_cache() -> None:
-    """Under the compile lock, before compiling: when the mark names a file that is no
-    longer as written (truncated, edited), remove every cache file of this location and the mark,
-    so that numba compiles afresh instead of unpickling a broken file."""
-    mark = read_mark()
-    folder = location_folder()
-    try:
-        intact = mark.get("files", {}).items() <= file_digests(folder).items()
-    except OSError:
-        intact = False
-    if intact:
-        return
-    for path in engine_cache_files(folder) if folder.is_dir() else ():
-        path.unlink(missing_ok=True)
-    mark_path().unlink(missing_ok=True)
-
-
-def mark_cache_complete(group: str) -> None:
-    """Record ``group`` as compiled, with the digests of every cache file now there (under the
-    compile lock, after the group's kernels were all compiled: see ``kernels_ready``)."""
-    if CACHE_FOLDER is None or not CACHING.saving:
-        return
-    groups = set(read_mark().get("groups", ())) | {group}
-    try:
-        mark = {"groups": sorted(groups), "files": file_digests(location_folder())}
-        mark_path().write_text(json.dumps(mark), encoding="utf-8")
-    except OSError as error:
-        CACHING.stop(error)
-
-
-class CacheWrites:
-    """Whether kernels are still saved to the cache: the first write that fails (a full
-    disk) stops every later one, with one warning line on stderr, and the kernels are then
-    compiled without a cache."""
-
-    def __init__(self):
+    def __init__(self, folder: Path | None, note: str | None = None, engine_folder: Path = ENGINE_FOLDER):
+        self.folder, self.note, self.engine_folder = folder, note, engine_folder
         self.saving = True
 
+    def location_folder(self) -> Path | None:
+        """The subfolder of the cache where numba keeps the engine's kernels of this install location
+        (numba names it after the source folder's path, so each location has its own)."""
+        if self.folder is None:
+            return None
+        return self.folder / _CacheLocator.get_suitable_cache_subpath(str(self.engine_folder / "jit.py"))
+
+    def mark_path(self) -> Path:
+        return self.folder / f"{self.location_folder().name}.{COMPLETE_MARK}"
+
+    def read_mark(self) -> dict:
+        """The mark's groups and files (empty when there is none, or it is unreadable)."""
+        try:
+            mark = json.loads(self.mark_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        valid = isinstance(mark, dict) and isinstance(mark.get("groups"), list)
+        return mark if valid and isinstance(mark.get("files"), dict) and mark["files"] else {}
+
+    def is_complete(self, group: str) -> bool:
+        """Whether the kernels of ``group`` were compiled completely into this location's cache
+        folder and every file the mark names is still as written (another process compiling another
+        group meanwhile changes some: this then answers no until it is done)."""
+        if self.folder is None:
+            return False
+        mark = self.read_mark()
+        if group not in mark.get("groups", ()):
+            return False
+        try:
+            return mark["files"].items() <= file_digests(self.location_folder()).items()
+        except OSError:
+            return False
+
+    def forget_broken(self) -> None:
+        """Under the compile lock, before compiling: when the mark names a file that is no
+        longer as written (truncated, edited), remove every cache file of this location and the
+        mark, so that numba compiles afresh instead of unpickling a broken file."""
+        mark = self.read_mark()
+        folder = self.location_folder()
+        try:
+            intact = mark.get("files", {}).items() <= file_digests(folder).items()
+        except OSError:
+            intact = False
+        if intact:
+            return
+        for path in engine_cache_files(folder) if folder.is_dir() else ():
+            path.unlink(missing_ok=True)
+        self.mark_path().unlink(missing_ok=True)
+
+    def mark_complete(self, group: str) -> None:
+        """Record ``group`` as compiled, with the digests of every cache file now there (under the
+        compile lock, after the group's kernels were all compiled: see ``kernels_ready``)."""
+        if self.folder is None or not self.saving:
+            return
+        groups = set(self.read_mark().get("groups", ())) | {group}
+        try:
+            mark = {"groups": sorted(groups), "files": file_digests(self.location_folder())}
+            self.mark_path().write_text(json.dumps(mark), encoding="utf-8")
+        except OSError as error:
+            self.stop(error)
+
     def stop(self, error: OSError) -> None:
+        """No more cache writes, after ``error`` (said once, on stderr)."""
         if self.saving:
             reason = error.strerror or os.strerror(error.errno or errno.EIO)
             print(
-                f"warning: cannot write the kernel cache in {CACHE_FOLDER} ({reason}); "
+                f"warning: cannot write the kernel cache in {self.folder} ({reason}); "
                 "compiling without a cache",
                 file=sys.stderr,
                 flush=True,
@@ -289,78 +291,73 @@ class CacheWrites:
 
         return save_unless_stopped
 
-
-CACHING = CacheWrites()
-
-
-def acquired_lock(say=None):
-    """The compile lock of the cache folder, once this process holds it (waiting for it as
-    long as another holds it, after telling ``say`` what it waits for); None without a cache,
-    without an OS lock, or when the lock file cannot be opened (a folder took its name): then
-    there is no lock, and since numba writes each cache file whole, processes compiling side by
-    side only repeat work."""
-    if CACHE_FOLDER is None or OS_FILE_LOCK is None:
-        return None
-    lock = OS_FILE_LOCK(CACHE_FOLDER / "compile.lock")
-    try:
+    def acquired_lock(self, say=None):
+        """The compile lock of the cache folder, once this process holds it (waiting for it as
+        long as another holds it, after telling ``say`` what it waits for); None without a cache,
+        without an OS lock, or when the lock file cannot be opened (a folder took its name): then
+        there is no lock, and since numba writes each cache file whole, processes compiling side
+        by side only repeat work."""
+        if self.folder is None or OS_FILE_LOCK is None:
+            return None
+        lock = OS_FILE_LOCK(self.folder / "compile.lock")
         try:
-            lock.acquire(timeout=0)
-        except filelock.Timeout:
-            if say is not None:
-                say(f"waiting for another process that compiles the solver into {CACHE_FOLDER}")
-            lock.acquire()
-    except OSError:
-        return None
-    return lock
+            try:
+                lock.acquire(timeout=0)
+            except filelock.Timeout:
+                if say is not None:
+                    say(f"waiting for another process that compiles the solver into {self.folder}")
+                lock.acquire()
+        except OSError:
+            return None
+        return lock
 
+    @contextmanager
+    def compile_lock(self, say=None):
+        """Held while a process compiles kernels: other processes of this machine (batch workers,
+        Dask workers) that find the cache incomplete wait, then load what the first one compiled,
+        so the kernels compile once per machine, not once per process. A process that finds the
+        cache complete loads without it."""
+        lock = self.acquired_lock(say)
+        try:
+            yield
+        finally:
+            if lock is not None:
+                lock.release()
 
-@contextmanager
-def compile_lock(say=None):
-    """Held while a process compiles kernels: other processes of this machine (batch workers,
-    Dask workers) that find the cache incomplete wait, then load what the first one compiled, so
-    the kernels compile once per machine, not once per process. A process that finds the cache
-    complete loads without it."""
-    lock = acquired_lock(say)
-    try:
-        yield
-    finally:
-        if lock is not None:
-            lock.release()
-
-
-@dataclass(frozen=True)
-class KernelGroup:
-    """Kernels compiled together, when a solve first needs them: ``name`` says what they do,
-    ``seconds`` about how long they take to compile (``benchmarks/bench_cold_start.py``),
-    ``kernels`` the ones a solve calls from Python."""
-
-    name: str
-    seconds: int
-    kernels: tuple
-
-
-def kernels_ready(group: KernelGroup, exercise, say) -> float:
-    """Make the kernels of ``group`` ready in this process: ``exercise()`` calls each of its
-    kernels (and whatever they call) on a small position. From a cache that holds the group
-    complete they load without any lock; otherwise this process takes the compile lock and,
-    unless the process it waited for compiled them meanwhile, compiles them, telling ``say``
-    first (every time: whatever the install location or cache), and marks the group complete
-    once every one of ``kernels`` is in the cache. Returns the seconds it took, which no
-    solve's budget counts."""
-    started = time.perf_counter()
-    if cache_is_complete(group.name):
-        exercise()
+    def kernels_ready(self, group: KernelGroup, exercise, say) -> float:
+        """Make the kernels of ``group`` ready in this process: ``exercise()`` calls each of its
+        kernels (and whatever they call) on a small position. From a cache that holds the group
+        complete they load without any lock; otherwise this process takes the compile lock and,
+        unless the process it waited for compiled them meanwhile, compiles them, telling ``say``
+        first (every time: whatever the install location or cache), and marks the group complete
+        once every one of ``kernels`` is in the cache. Returns the seconds it took, which no
+        solve's budget counts."""
+        started = time.perf_counter()
+        if self.is_complete(group.name):
+            exercise()
+            return time.perf_counter() - started
+        with self.compile_lock(say):
+            compiling = not self.is_complete(group.name)
+            if compiling:
+                if self.folder is not None:
+                    self.forget_broken()
+                say(f"compiling the solver's {group.name}, once per machine: about {group.seconds} s")
+            exercise()
+            if compiling and all(cached(dispatcher) for dispatcher in group.kernels):
+                self.mark_complete(group.name)
         return time.perf_counter() - started
-    with compile_lock(say):
-        compiling = not cache_is_complete(group.name)
-        if compiling:
-            if CACHE_FOLDER is not None:
-                forget_broken_cache()
-            say(f"compiling the solver's {group.name}, once per machine: about {group.seconds} s")
-        exercise()
-        if compiling and all(cached(dispatcher) for dispatcher in group.kernels):
-            mark_cache_complete(group.name)
-    return time.perf_counter() - started
+
+
+CACHE = KernelCache(
+    *choose_cache_folder(
+        [preferred_cache_root(), fallback_cache_root()], source_digest(ENGINE_FOLDER), [fallback_cache_root()]
+    )
+)
+if CACHE.folder is None:
+    KERNEL_FLAGS["cache"] = False
+else:
+    numba.config.CACHE_DIR = str(CACHE.folder)
+    CacheImpl._locator_classes.insert(0, CheckedOnceLocator)
 
 
 def cached(dispatcher) -> bool:
@@ -391,7 +388,7 @@ def compiled(function, flags: dict):
     """``function`` compiled by numba with ``flags``, cached under the engine's digest and
     typed with ``widened`` argument types when called from another kernel."""
     dispatcher = numba.njit(**flags)(function)
-    dispatcher._cache.save_overload = CACHING.guarded(dispatcher._cache.save_overload)
+    dispatcher._cache.save_overload = CACHE.guarded(dispatcher._cache.save_overload)
     call_template = dispatcher.get_call_template
 
     def widened_call_template(args, kws):

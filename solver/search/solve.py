@@ -209,24 +209,35 @@ def solve_position(
 # logging sees them on stderr too (Python's last-resort handler), and can silence them.
 LOG = logging.getLogger(__name__)
 ONE_CARD_LEFT = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
-_ready = set()
 
 
-def warm_up() -> None:
+class KernelsReady:
+    """The kernel groups made ready in a process (``groups``, by name), from ``cache`` (a
+    ``jit.KernelCache``, whose note is said before the first group). ``READY`` is the process's
+    one; a test passes one of its own to ``warm_up`` and ``kernels_ready``."""
+
+    def __init__(self, cache=jit.CACHE):
+        self.cache, self.groups = cache, set()
+
+
+READY = KernelsReady()
+
+
+def warm_up(ready: KernelsReady = READY) -> None:
     """Make the search kernels ready (compiled, or loaded from the on-disk cache) once per
     process, before any solve's budget starts: see ``kernels_ready``."""
-    if jit.CACHE_NOTE and not _ready:
-        LOG.warning("warning: %s", jit.CACHE_NOTE)
-    kernels_ready(SEARCH)
+    if ready.cache.note and not ready.groups:
+        LOG.warning("warning: %s", ready.cache.note)
+    kernels_ready(SEARCH, ready=ready)
 
 
-def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None) -> None:
-    """Make ``group``'s kernels ready in this process (``jit.kernels_ready``: the first process
-    of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
+def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None, ready: KernelsReady = READY) -> None:
+    """Make ``group``'s kernels ready in this process (``jit.KernelCache.kernels_ready``: the first
+    process of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
     position; the seconds that takes are left out of ``budget``'s time."""
-    if group.name not in _ready:
-        seconds = jit.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
-        _ready.add(group.name)
+    if group.name not in ready.groups:
+        seconds = ready.cache.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
+        ready.groups.add(group.name)
         if budget is not None:
             budget.pause(seconds)
 
