@@ -1,8 +1,7 @@
-"""The ration of the path's tests over triples (``engine.pacing.path_test_due``)."""
+"""The ration of the path's tests over triples (``search.config.PathRation``)."""
 
 from dataclasses import replace
 
-from solver.engine.pacing import path_test_due
 from solver.search.config import DEFAULT
 
 RATION = DEFAULT.path_ration()
@@ -13,12 +12,12 @@ def first_due(tests: int, dead: int) -> int:
     """The fewest positions of the solve at which one more test is due (searched in spacing
     steps, then narrowed to the position)."""
     high = SPACING
-    while not path_test_due(RATION, tests, dead, high):
+    while not RATION.due(tests, dead, high):
         high *= 2
     low = 0
     while low < high:
         middle = (low + high) // 2
-        low, high = (low, middle) if path_test_due(RATION, tests, dead, middle) else (middle + 1, high)
+        low, high = (low, middle) if RATION.due(tests, dead, middle) else (middle + 1, high)
     return low
 
 
@@ -41,13 +40,13 @@ def test_a_dead_find_brings_back_the_spacing_and_its_credit():
     tests = TRIAL + 5
     for dead in (1, 2):
         plain = (tests - CREDIT * dead) * SPACING
-        assert path_test_due(RATION, tests, dead, plain)
-        assert not path_test_due(RATION, tests, dead, plain - 1)
+        assert RATION.due(tests, dead, plain)
+        assert not RATION.due(tests, dead, plain - 1)
 
 
 def test_an_endless_trial_never_backs_off():
     """With the trial set beyond reach (as the tests that test every position do), the ration is
     one test per spacing however many found nothing."""
     endless = replace(DEFAULT, path_triples_trial=1 << 62).path_ration()
-    assert path_test_due(endless, 1_000, 0, 1_000 * SPACING)
-    assert not path_test_due(endless, 1_000, 0, 1_000 * SPACING - 1)
+    assert endless.due(1_000, 0, 1_000 * SPACING)
+    assert not endless.due(1_000, 0, 1_000 * SPACING - 1)

@@ -26,6 +26,7 @@ from solver.runs.summary import summarize
 from solver.search.limits import Limits
 from solver.store import Store, schema
 from solver.store.player_rows import Play, Rating
+from solver.store.schema import SCHEMA_VERSION
 
 LEGACY_STORE = Path(__file__).parent / "data" / "legacy" / "store-v1.db"
 # Polling deadline for the subprocess test; only a fail-safe, never part of a verdict.
@@ -58,7 +59,7 @@ def schema_of(path) -> tuple[str, set[str]]:
 def test_a_new_store_has_schema_3_and_the_player_tables(tmp_path):
     path = tmp_path / "new.db"
     Store.open_for_run(path, YUKON, "pysol").close()
-    assert schema_of(path) == ("3", {"meta", "results", "plays", "ratings", "claims"})
+    assert schema_of(path) == (SCHEMA_VERSION, {"meta", "results", "plays", "ratings", "claims"})
 
 
 def test_the_player_tables_columns_are_the_fields_of_their_rows(tmp_path):
@@ -94,10 +95,10 @@ def test_a_release_0_1_0_store_is_migrated_without_losing_a_row(legacy_store):
         assert store.plays() == [] and store.ratings() == [] and store.policy_figures() == []
     assert schema_of(legacy_store)[0] == "1"
     Store.open_for_run(legacy_store, YUKON, "pysol").close()
-    assert schema_of(legacy_store) == ("3", {"meta", "results", "plays", "ratings", "claims"})
+    assert schema_of(legacy_store) == (SCHEMA_VERSION, {"meta", "results", "plays", "ratings", "claims"})
     assert comparable(legacy_store) == before and len(before) == 30
     with Store.open_for_run(legacy_store, YUKON, "pysol") as store:  # a migrated store keeps opening
-        assert store.meta["schema"] == "3"
+        assert store.meta["schema"] == SCHEMA_VERSION
     assert summarize(legacy_store)["counts"] == {"solved": 27, "unsolvable": 1, "unknown": 2}
 
 

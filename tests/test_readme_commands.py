@@ -34,7 +34,7 @@ YUKON_FOLDER = Path(sys.executable).parent
 # Every kernel group made ready first (compiled once into this session's cache, however long that
 # takes), so that STOP_AFTER stops only the commands that are long by themselves.
 EVERY_GROUP = (
-    "from solver import solve\n"
+    "from solver.search import solve\n"
     "from solver.engine import groups\n"
     "for group in (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS):\n"
     "    solve.kernels_ready(group)\n"

@@ -42,21 +42,8 @@ The tests of costly positions of the path (``search.test_costly``) are rationed 
 search, plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, so a deal
 where they seldom prune pays little; and paced (``tests_pay``).
 
-The path's tests over triples (``path_test_due``, asked from Python between two chunks of the search
-by ``solver.search.dead_ends``): a test over triples (``engine.h3``) of a hard deal's mid-game
-position costs 35-60 ms, the search of some 50,000-100,000 positions. Where the tests find dead
-positions they can spare millions (KPat 3000105: lost in 8.0 M positions with them, still unknown at
-40 M without), and their first find comes early (KPat 3000105 and 500023: the 8th and the 7th test);
-where they find none they are pure cost (KPat 4000172: 30 tests, 1.1 s of its 10.4; PySolFC 9288:
-412 tests, 14 s of 138). So the ration (the numbers are the solve's ``SearchConfig``'s
-``path_triples_spacing``, ``_credit`` and ``_trial``): at most one test per spacing positions of the
-solve plus the credit for each test that proved a position dead; and while none has, after the
-trial's tests the gap before each further test doubles (tests at 15, 17, 21, 29, 45, 77 M positions
-of the solve, ...). A first find after the trial lets the ration catch up with the plain one, one
-test a chunk of the search (``SearchConfig.chunk_ends_every`` positions), so never more tests than
-before the backoff, if bunched. The spacing and the credit were tuned on KPat 3000105, 1000051 and
-PySolFC 1296, 5724 (docs/hard-tail.md, "Remembered families of triples"), the trial on the first
-finds of KPat 3000105 and 500023 (docs/hard-tail.md, "The path's tests over triples backed off").
+The path's tests over triples are rationed from Python, between two chunks of the search
+(``solver.search.config.PathRation``, which holds that ration's argument).
 
 Why no verdict becomes wrong: every test is sound on any position (the split and HOPELESS alike,
 ``prune``; ``h3``, ``triple_nogoods``), and the rations only choose which of them run, so a paced
@@ -66,8 +53,6 @@ Pacing changes what a search costs and which positions it visits, so under a bud
 or seconds what is left unknown can differ. The gates count positions and tests, not seconds, and
 are asked between positions, so a paced search does not depend on the machine's speed.
 """
-
-from typing import NamedTuple
 
 from solver.engine.h2 import (
     H2_HEADER,
@@ -152,23 +137,3 @@ def costly_test_allowed(control, dead_ends, nodes, after):
         control[CONTROL_COSTLY_WAIT] = nodes + after
         return False
     return True
-
-
-class PathRation(NamedTuple):
-    """The ration of the path's tests over triples (the solve's ``SearchConfig.path_ration``):
-    one test per ``spacing`` positions of the solve, ``credit`` more for each that proved a
-    position dead, the gaps doubling after ``trial`` tests while none has."""
-
-    spacing: int
-    credit: int
-    trial: int
-
-
-def path_test_due(ration: PathRation, tests: int, dead: int, nodes: int) -> bool:
-    """May the solve, having searched ``nodes`` positions and tested its path ``tests`` times
-    (``dead`` of them proving a position dead), test once more under ``ration``? (Plain Python:
-    asked between two chunks of the search.)"""
-    if dead == 0 and tests >= ration.trial:
-        beyond = tests - ration.trial + 1  # the gaps after the trial's last: 2, 4, 8, ... spacings
-        return nodes >= ration.spacing * (ration.trial - 3 + 2 ** (beyond + 1))
-    return tests < 1 + nodes // ration.spacing + ration.credit * dead

@@ -12,13 +12,48 @@ Why no setting can make a verdict wrong: each one only chooses where and how oft
 run, or how a search is cut into chunks; none of them is trusted to prove anything (a solved
 line is replayed on the reference engine, an unsolvable verdict needs an exhausted, untruncated
 search). Under a budget of positions or seconds, what is left unknown can differ.
+
+The ration of the path's tests over triples (``PathRation``, asked by ``solver.search.dead_ends``
+between two chunks of the search): a test over triples (``engine.h3``) of a hard deal's mid-game
+position costs 35-60 ms, the search of some 50,000-100,000 positions. Where the tests find dead
+positions they can spare millions (KPat 3000105: lost in 8.0 M positions with them, still unknown at
+40 M without), and their first find comes early (KPat 3000105 and 500023: the 8th and the 7th test);
+where they find none they are pure cost (KPat 4000172: 30 tests, 1.1 s of its 10.4; PySolFC 9288:
+412 tests, 14 s of 138). So the ration (the numbers are the solve's ``SearchConfig``'s
+``path_triples_spacing``, ``_credit`` and ``_trial``): at most one test per spacing positions of the
+solve plus the credit for each test that proved a position dead; and while none has, after the
+trial's tests the gap before each further test doubles (tests at 15, 17, 21, 29, 45, 77 M positions
+of the solve, ...). A first find after the trial lets the ration catch up with the plain one, one
+test a chunk of the search (``SearchConfig.chunk_ends_every`` positions), so never more tests than
+before the backoff, if bunched. The spacing and the credit were tuned on KPat 3000105, 1000051 and
+PySolFC 1296, 5724 (docs/hard-tail.md, "Remembered families of triples"), the trial on the first
+finds of KPat 3000105 and 500023 (docs/hard-tail.md, "The path's tests over triples backed off").
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from solver.engine import moves
 from solver.engine.layout import KernelTuning
-from solver.engine.pacing import PathRation
+
+
+class PathRation(NamedTuple):
+    """The ration of the path's tests over triples (``SearchConfig.path_ration``): one test per
+    ``spacing`` positions of the solve, ``credit`` more for each that proved a position dead,
+    the gaps doubling after ``trial`` tests while none has."""
+
+    spacing: int
+    credit: int
+    trial: int
+
+    def due(self, tests: int, dead: int, nodes: int) -> bool:
+        """May the solve, having searched ``nodes`` positions and tested its path ``tests``
+        times (``dead`` of them proving a position dead), test once more?"""
+        if dead == 0 and tests >= self.trial:
+            beyond = tests - self.trial + 1  # the gaps after the trial's last: 2, 4, 8, ... spacings
+            return nodes >= self.spacing * (self.trial - 3 + 2 ** (beyond + 1))
+        return tests < 1 + nodes // self.spacing + self.credit * dead
+
 
 # Probes run before the full search: (branch limit, nodes, guesses added to the options). The
 # fourth (the best 4 moves) was added for the hard wins: tuned on the 20 slowest-solved strict
@@ -115,7 +150,7 @@ class SearchConfig:
         return KernelTuning(**{name: getattr(self, name) for name in KernelTuning._fields})
 
     def path_ration(self) -> PathRation:
-        """The ration of the solve's tests of its path over triples (``engine.pacing``)."""
+        """The ration of the solve's tests of its path over triples."""
         return PathRation(self.path_triples_spacing, self.path_triples_credit, self.path_triples_trial)
 
 

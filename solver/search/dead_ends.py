@@ -2,14 +2,13 @@
 test over triples (``engine.h2``, ``engine.h3``), what the tests did in the last solve, the
 tests of the root (``solver.search.solve.run_testing_root`` calls them once a deal proved not
 easy), and the tests of positions of a search's path over triples between two of its chunks
-(``test_path_over_triples``, rationed by ``engine.pacing.path_test_due``)."""
+(``test_path_over_triples``, rationed by ``config.PathRation``)."""
 
 import threading
 
 import numpy as np
 
 from solver.engine import h2, h3, layout, moves, search
-from solver.engine.pacing import path_test_due
 from solver.search.budget import Budget
 from solver.search.packing import Packed
 
@@ -143,4 +142,4 @@ def path_tests_allowed(searched, budget: Budget) -> bool:
     if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
         return False
     tests, dead = int(header[h2.HEADER_PATH_TESTS]), int(header[h2.HEADER_PATH_DEAD])
-    return path_test_due(searched.config.path_ration(), tests, dead, budget.nodes)
+    return searched.config.path_ration().due(tests, dead, budget.nodes)
