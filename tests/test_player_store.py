@@ -56,7 +56,7 @@ def schema_of(path) -> tuple[str, set[str]]:
 # ---- schema and migration ---------------------------------------------------------------------
 
 
-def test_a_new_store_has_schema_3_and_the_player_tables(tmp_path):
+def test_a_new_store_has_this_schema_and_the_player_tables(tmp_path):
     path = tmp_path / "new.db"
     Store.open_for_run(path, YUKON, "pysol").close()
     assert schema_of(path) == (SCHEMA_VERSION, {"meta", "results", "plays", "ratings", "claims"})
