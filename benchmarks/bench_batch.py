@@ -16,8 +16,8 @@ from pathlib import Path
 from common import command_line, machine_info, now, parse_deals, status_counts, write_json
 
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.runs.batch import run_batch
-from solver.search.limits import Limits
 from solver.store import Store
 
 

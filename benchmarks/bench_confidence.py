@@ -35,8 +35,8 @@ from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.player.policies import make_policy
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNSOLVABLE
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from study.plots import load_pyplot, save
 

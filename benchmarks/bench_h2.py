@@ -47,10 +47,10 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.reference import apply_move, legal_moves
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNKNOWN
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
-from solver.search.limits import Limits
 from solver.search.packing import pack
 from solver.search.solve import solve_position
 from study.tables import RESULTS as STUDY_TABLES

@@ -30,10 +30,10 @@ from solver.game.board import read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search import solve
 from solver.search.budget import Budget
 from solver.search.dead_ends import dead_end_tables
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 RESULTS = Path(__file__).parent / "results"

@@ -53,10 +53,10 @@ from common import parse_deals, unpaced
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search import solve
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
-from solver.search.limits import Limits
 
 HARD = "91,137,173,192,274,454,531,644,681,823,988,k20002,k5000010,k5000064,k5000096"
 TWIN_SPLIT = getattr(moves, "TWIN_SPLIT", 0)

@@ -44,8 +44,8 @@ from solver.game.notation import final_position
 from solver.game.numbering import deal_board
 from solver.game.reference import is_won
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 KPAT_DEFAULT = "/usr/games/kpat"

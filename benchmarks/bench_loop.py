@@ -20,8 +20,8 @@ from common import command_line, machine_info, now, parse_deals, write_json
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search.config import DEFAULT, SearchConfig
-from solver.search.limits import Limits
 from solver.search.solve import solve_position, warm_up
 
 RESULTS = Path(__file__).parent / "results"

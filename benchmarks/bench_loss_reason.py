@@ -25,8 +25,8 @@ from tqdm import tqdm
 import solver.search.solve as solve
 from solver.game.numbering import deal_board
 from solver.game.rules import VARIANTS, Rules
+from solver.results.limits import Limits
 from solver.results.result import UNSOLVABLE
-from solver.search.limits import Limits
 
 RESULTS = Path(__file__).parent / "results"
 TOLD = solve.loss_reason

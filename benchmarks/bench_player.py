@@ -72,9 +72,9 @@ from solver.player.play import play_deal
 from solver.player.policies import make_policy
 from solver.player.sampling import Sampling
 from solver.player.view import view_of
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, TIER_NAMES, UNSOLVABLE
 from solver.runs.summary import summarize
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from solver.store import Store
 from study.tables import RESULTS as STUDY_TABLES

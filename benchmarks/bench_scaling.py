@@ -35,8 +35,8 @@ from solver.commands import solve_arguments
 from solver.engine.table import ENTRY_BYTES
 from solver.errors import YukonError
 from solver.player.difficulty import TIERS, tier_of
+from solver.results.limits import parse_memory
 from solver.results.result import SOLVED, TIER_NAMES, UNKNOWN, UNSOLVABLE
-from solver.search.limits import parse_memory
 from study import plots, tables
 from study.reports import join_sections, plot_section, readme_images, rewrite_readme, seconds, table_start
 

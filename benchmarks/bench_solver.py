@@ -30,8 +30,8 @@ from tqdm import tqdm
 from solver.engine.table import ENTRY_BYTES
 from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.rules import VARIANTS, Rules
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 SLOWEST_SHOWN = 20

@@ -22,9 +22,9 @@ from solver.common.stats import percentile
 from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.record import STATUSES
 from solver.search.config import DEFAULT, SearchConfig
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from study import reports
 

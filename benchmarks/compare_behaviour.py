@@ -24,7 +24,7 @@ from pathlib import Path
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.search.solve import solve_position
 
 COMPARED = ("status", "solution", "nodes")

@@ -62,8 +62,8 @@ def main(argv=None) -> int:
     from solver.engine import moves
     from solver.game.numbering import deal_board
     from solver.game.rules import Rules
+    from solver.results.limits import Limits
     from solver.search import solve
-    from solver.search.limits import Limits
 
     numbering = "kpat" if args.deal.startswith("k") else "pysol"
     (deal,) = parse_deals(args.deal.lstrip("k"), numbering)

@@ -31,8 +31,8 @@ from solver.game.cards import SUITS, parse_card
 from solver.game.notation import replay_tokens
 from solver.game.reference import Move, legal_moves
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search.config import DEFAULT
-from solver.search.limits import Limits
 from solver.search.packing import decode, pack, raw_foundations, unpack
 from solver.search.solve import solve_position
 

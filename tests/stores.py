@@ -10,9 +10,9 @@ from pathlib import Path
 
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.record import Record
 from solver.results.result import UNKNOWN, Result, Spent
-from solver.search.limits import Limits
 from solver.store import Store
 
 YUKON = Rules("yukon")

@@ -5,8 +5,8 @@ import bench_confidence
 
 from solver.game.rules import Rules
 from solver.player.sampling import Sampling
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.search.limits import Limits
 
 
 def hint_row(won: int, proved_lost: int, truth: str, game_won: bool, samples: int = 4) -> dict:

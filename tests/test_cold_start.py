@@ -424,9 +424,9 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves():
     """A group compiled mid-solve (the pairwise tests of a deal not won at once) leaves its
     compile out of the solve's time: its budget starts over where it stopped."""
     from solver.engine.groups import PAIRS
+    from solver.results.limits import Limits
     from solver.search import solve
     from solver.search.budget import Budget
-    from solver.search.limits import Limits
 
     budget = Budget(Limits(time_limit=5))
     before = budget.time_left()

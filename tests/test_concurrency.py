@@ -93,7 +93,7 @@ def test_concurrent_runs_killed_at_random_lose_and_downgrade_nothing(tmp_path):
 RETRY_RUN = """
 import sys
 from stores import YUKON, LoggedUnknown
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.runs.batch import run_batch
 report = run_batch(range(1, 25), YUKON, "pysol", sys.argv[1], Limits(max_nodes=1000, time_limit=None), jobs=1,
                    retry_unknown=True, progress=False, solve_one=LoggedUnknown(sys.argv[2], 2))

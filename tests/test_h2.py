@@ -23,10 +23,10 @@ from solver.game.board import Board, read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNKNOWN
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 ONE_DECK = [

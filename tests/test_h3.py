@@ -29,10 +29,10 @@ from solver.engine.apply import apply_move
 from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search import dead_ends, solve
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters, dead_end_tables
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 CROSS_CHECKED_CARDS = 9  # the plain-Python family of a larger position takes minutes

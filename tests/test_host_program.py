@@ -14,8 +14,8 @@ from solver import api
 from solver.errors import ArgumentError
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNKNOWN, Spent
-from solver.search.limits import Limits
 from solver.search.solve import solve_position, warm_up
 
 YUKON_HARD = 28927  # unknown after minutes: a solve that only a budget or a cancel ends
@@ -98,7 +98,7 @@ def test_solves_on_two_threads_give_the_serial_results(variant, deals):
 FRESH_THREADS = """
 from concurrent.futures import ThreadPoolExecutor
 from solver.game.numbering import deal_board
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.game.rules import Rules
 from solver.search.solve import solve_position
 

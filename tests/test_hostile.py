@@ -26,13 +26,13 @@ from solver.cli import results as results_commands
 from solver.errors import MESSAGE_CHARS, YukonError
 from solver.game.board import MAX_BOARD_BYTES
 from solver.game.numbering import deal_board
+from solver.results.limits import Limits, parse_memory
 from solver.results.record import Record, now_text
 from solver.results.verify import MAX_LINE_CHARS, verify_records
 from solver.runs.batch import run_batch
 from solver.runs.claims import WAIT, ClaimedDeals
 from solver.runs.loop import stopped_line
 from solver.runs.report import RunReport
-from solver.search.limits import Limits, parse_memory
 from solver.store import BUSY, CLAIMED, DONE, Retry, Store
 
 YUKON_CLI = Path(sys.executable).with_name("yukon")

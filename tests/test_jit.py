@@ -77,7 +77,7 @@ from numba.core.runtime import rtsys
 from solver.search import solve
 from solver.engine import moves
 from solver.game.numbering import deal_board
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.game.rules import Rules
 
 solve.warm_up()

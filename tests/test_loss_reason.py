@@ -19,9 +19,9 @@ from solver.game.cards import card_text, parse_card
 from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNSOLVABLE, Proof
 from solver.runs.batch import run_batch
-from solver.search.limits import Limits
 from solver.search.loss_reason import Derivation, hopeless_reason, kernel_flags, loss_reason, twin_split_flags
 from solver.search.solve import solve_position
 from solver.store import Store

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import SOLVED
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 YUKON = Rules("yukon")

@@ -19,12 +19,12 @@ from test_h2 import one_deck
 from solver.engine import h2, layout, moves, pacing, search
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solver.search import solve
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 # Tests a paced solve may run beyond its trial and the positions proved dead: each of its searches

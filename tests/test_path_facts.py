@@ -17,9 +17,9 @@ from solver.engine import h2, layout, move_kinds, moves, path_facts, search
 from solver.engine.apply import apply_move, undo_move
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search import solve
 from solver.search.budget import Budget
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 WALKS, STEPS = 12, 120

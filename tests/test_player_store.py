@@ -20,10 +20,10 @@ from solver.game.notation import final_position
 from solver.game.numbering import deal_board
 from solver.game.reference import IllegalMove, is_won
 from solver.player.play import play_deal
+from solver.results.limits import Limits
 from solver.runs.play import play_series, run_plays, run_ratings
 from solver.runs.player_work import RatingSeries, check_line, play_games
 from solver.runs.summary import summarize
-from solver.search.limits import Limits
 from solver.store import Store, schema
 from solver.store.player_rows import Play, Rating
 from solver.store.schema import SCHEMA_VERSION

@@ -28,7 +28,7 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.reference import TO_FOUNDATION
 from solver.game.rules import Rules
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.search.packing import decode, pack
 
 

@@ -13,6 +13,7 @@ import solver
 from solver.errors import YukonError
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.record import (
     FIELD_NAMES,
     OPTIONAL_NAMES,
@@ -23,7 +24,6 @@ from solver.results.record import (
 )
 from solver.results.result import Result
 from solver.results.verify import read_record
-from solver.search.limits import Limits
 from solver.store import COLUMNS, Store
 from solver.store.schema import SCHEMA_VERSION
 from solver.version import verdict_source

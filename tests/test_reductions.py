@@ -32,8 +32,8 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.reference import TO_FOUNDATION, Move, legal_moves
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNKNOWN
-from solver.search.limits import Limits
 from solver.search.packing import pack
 from solver.search.solve import solve_position
 

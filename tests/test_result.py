@@ -11,9 +11,9 @@ from solver.errors import YukonError
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.player.difficulty import TIERS, tier_of
+from solver.results.limits import Limits, parse_memory
 from solver.results.record import Record
 from solver.results.result import LARGEST_INTEGER, TIER_NAMES, UNKNOWN, Spent
-from solver.search.limits import Limits, parse_memory
 from solver.search.solve import solve_position
 from solver.store import Store
 

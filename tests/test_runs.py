@@ -19,9 +19,9 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.reference import is_won
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.runs.batch import run_batch
 from solver.runs.deal_record import deal_record
-from solver.search.limits import Limits
 
 # Polling deadline for the subprocess tests; only a fail-safe, never part of a verdict.
 DEADLINE_SECONDS = 120
@@ -113,7 +113,7 @@ import time
 
 from solver.runs.batch import run_batch
 from solver.runs.deal_record import deal_record
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.game.rules import Rules
 
 LAST_FINISHING_DEAL = 20

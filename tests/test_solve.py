@@ -29,10 +29,10 @@ from solver.engine.table import make_table
 from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.search.budget import Budget
 from solver.search.config import DEAL_SCORES, PROBES
 from solver.search.dead_ends import dead_end_tables
-from solver.search.limits import Limits
 from solver.search.packing import copy_packed, pack
 from solver.search.solve import Search, probe_plan
 

@@ -21,10 +21,10 @@ from test_h3 import triples_dead
 from solver.engine import h2, moves, triple_nogoods
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import UNKNOWN
 from solver.search.config import DEFAULT, SearchConfig
 from solver.search.dead_ends import dead_end_counters
-from solver.search.limits import Limits
 from solver.search.packing import pack
 
 # No dead-end test at all (small lost positions are otherwise mostly decided on the root)

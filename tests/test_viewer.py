@@ -42,7 +42,7 @@ from solver.game.reference import IllegalMove, apply_move, is_won, legal_moves
 from solver.game.rules import Rules
 from solver.player.hint import hint
 from solver.player.history import played_from
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 from solver.search.solve import solve_position
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

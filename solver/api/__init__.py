@@ -58,12 +58,12 @@ from solver.game.reference import IllegalMove, is_won
 from solver.game.rules import VARIANTS as VARIANTS
 from solver.game.rules import Rules, rules_named
 from solver.player.view import View
+from solver.results.limits import Limits
 from solver.results.record import FIELD_NAMES as RECORD_FIELDS
 from solver.results.record import Record
 from solver.results.result import TIER_NAMES as TIER_NAMES
 from solver.results.result import Spent, Status
 from solver.results.verify import verify_records
-from solver.search.limits import Limits
 
 
 class Cancel(Protocol):

@@ -17,8 +17,8 @@ from solver.errors import ArgumentError, type_name
 from solver.game.numbering import check_deal_number, deal_board
 from solver.game.ranges import named_deal
 from solver.game.rules import Rules, rules_named
+from solver.results.limits import Limits
 from solver.results.result import TIER_NAMES
-from solver.search.limits import Limits
 
 if TYPE_CHECKING:  # the build loads the solver and the player: imported when a build starts
     from solver.catalogue.build import BuildReport

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.game.ranges import DealRange, parse_range
 from solver.game.rules import Rules
-from solver.search.limits import Limits
+from solver.results.limits import Limits
 
 if TYPE_CHECKING:  # the runs load the solver: imported when a run starts
     from solver.runs.report import RunReport

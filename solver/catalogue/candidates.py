@@ -20,11 +20,11 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import DealRange
 from solver.game.rules import Rules
 from solver.player.difficulty import MIN_RUNS, calibration, ladder_rating, ladder_rungs, rate_solved
+from solver.results.limits import Limits
 from solver.results.record import Record
 from solver.results.result import SOLVED
 from solver.runs.batch import run_batch
 from solver.runs.report import RunReport
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from solver.store import Store
 

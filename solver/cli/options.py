@@ -11,7 +11,7 @@ from solver.errors import YukonError, decoded_text
 from solver.game.board import board_bytes
 from solver.game.ranges import deal_number, split_numbering
 from solver.game.rules import VARIANT_ALIASES
-from solver.search.limits import parse_memory
+from solver.results.limits import parse_memory
 
 
 def variant_option(function):

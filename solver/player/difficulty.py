@@ -47,8 +47,8 @@ from solver.player.greedy import Greedy
 from solver.player.ladder import GATE, LADDER, Rung
 from solver.player.ladder_calibration import LADDER_CALIBRATION
 from solver.player.rasch import PRIOR_SD, fit_rasch
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, TIER_NAMES, Result
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 from solver.store.player_rows import RatingFigures as Rating
 

@@ -37,8 +37,8 @@ from solver.player.decision import MAX_SAMPLES, NO_LEGAL_MOVE, ONLY_REPEATS, Con
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNSOLVABLE, Result
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 CANDIDATES = 3

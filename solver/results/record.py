@@ -24,8 +24,8 @@ from typing import Any, Self
 from solver.common.formats import RECORD, check_format, deal_of_json, json_deal, stamped
 from solver.errors import YukonError
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import LARGEST_INTEGER, SOLVED, UNKNOWN, UNSOLVABLE, Result, Spent, Status
-from solver.search.limits import Limits
 from solver.version import __version__, verdict_source
 
 STATUSES = tuple(Status)

@@ -1,6 +1,6 @@
 """Solver verdicts as immutable records carrying everything needed to trust or redo them, and
 the words they are spelled in (stored and exported as these strings); the budgets a search is
-given are ``solver.search.limits``."""
+given are ``solver.results.limits``."""
 
 from dataclasses import asdict, dataclass
 from enum import StrEnum

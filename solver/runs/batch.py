@@ -12,6 +12,7 @@ from solver.errors import YukonError
 from solver.game.numbering import check_deal_number
 from solver.game.ranges import DealRange, merge
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.record import DECIDED, LARGEST_INTEGER, finite_or_none, now_text
 from solver.results.result import UNKNOWN
 from solver.runs.claims import ClaimedDeals, ClaimKeeper
@@ -20,7 +21,6 @@ from solver.runs.deal_record import deal_record, failure_record
 from solver.runs.loop import Execution, run_deals
 from solver.runs.report import RunReport
 from solver.runs.work import Work
-from solver.search.limits import Limits
 from solver.store import Retry, Store
 
 

@@ -8,9 +8,9 @@ import time
 
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.record import Record
 from solver.runs.work import exception_reason
-from solver.search.limits import Limits
 from solver.search.solve import solve_position
 
 

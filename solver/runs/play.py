@@ -23,6 +23,7 @@ from solver.game.numbering import check_deal_number
 from solver.game.rules import Rules
 from solver.player.difficulty import rating_of
 from solver.player.policies import make_policy
+from solver.results.limits import Limits
 from solver.results.record import LARGEST_INTEGER, STATUSES
 from solver.runs.batch import as_deal_range, check_arguments, solve_pending
 from solver.runs.cluster import DASK_QUEUED
@@ -41,7 +42,6 @@ from solver.runs.player_work import (
 )
 from solver.runs.report import RunReport
 from solver.runs.work import Work
-from solver.search.limits import Limits
 
 PLAYED, RATED = "played", "rated"
 # A rating run solves only the deals the store holds no verdict of.

@@ -5,8 +5,8 @@ from contextlib import contextmanager
 
 from solver.common.interrupts import CANCEL_HANDLES, COMMAND_CTRL_C, watched_by_search
 from solver.errors import ArgumentError, type_name
+from solver.results.limits import Limits
 from solver.results.result import Spent
-from solver.search.limits import Limits
 
 
 class Budget:

@@ -13,6 +13,7 @@ from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
 from solver.game.cards import KING, make_card
 from solver.game.rules import Rules
+from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Proof, Result, Spent
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT, SearchConfig
@@ -24,7 +25,6 @@ from solver.search.dead_ends import (
     root_triples_dead,
     test_path_over_triples,
 )
-from solver.search.limits import Limits
 from solver.search.lines import shorten, verified_solution
 from solver.search.loss_reason import loss_reason
 from solver.search.packing import Packed, copy_packed, decode, pack
