@@ -89,9 +89,9 @@ def test_a_streamed_range_is_checked_like_any_range():
     )
 
 
-def test_every_commands_help_and_the_readme_give_its_exit_statuses():
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Exit statuses\n", 1)[1].split("\n#", 1)[0]
+def test_every_commands_help_and_the_docs_give_its_exit_statuses():
+    output = (Path(__file__).parent.parent / "docs" / "output.md").read_text(encoding="utf-8")
+    section = output.split("## Exit statuses\n", 1)[1].split("\n#", 1)[0]
     rows = dict(re.findall(r"^\| `yukon ([a-z ]+)` \| (.+) \|$", section, re.MULTILINE))
     assert rows == EXIT_STATUSES
     for name, statuses in EXIT_STATUSES.items():
