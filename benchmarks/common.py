@@ -2,7 +2,6 @@
 
 import datetime
 import functools
-import hashlib
 import os
 import platform
 import resource
@@ -26,6 +25,7 @@ from solver.results.limits import Limits
 from solver.results.record import STATUSES
 from solver.search.config import DEFAULT, SearchConfig
 from solver.search.solve import solve_position
+from solver.version import source_digest
 from study import reports
 
 PACING = ("tests_on_trial", "checks_per_table", "splits_on_trial")  # ``SearchConfig``'s pacing
@@ -67,14 +67,10 @@ def git_state() -> str:
 
 
 def solver_source_digest() -> str:
-    """SHA-1 over the solver package's .py files, to tell apart runs on a dirty tree."""
+    """A digest of the solver package's .py files, to tell apart runs on a dirty tree."""
     import solver
 
-    digest = hashlib.sha1()
-    root = Path(solver.__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
+    return source_digest(Path(solver.__file__).resolve().parent)[:12]
 
 
 @functools.lru_cache(maxsize=1)

@@ -41,6 +41,7 @@ def solve_range(
     ``dask`` (``"local"``: a LocalCluster), with progress on stderr; ``resume_command`` is
     what a stopped run says to type to resume it."""
     from solver.runs.batch import run_batch
+    from solver.runs.cluster import DASK_QUEUED
 
     return run_batch(
         deal_range(deals, numbering),
@@ -52,7 +53,7 @@ def solve_range(
         retry_unknown=retry_unknown,
         dask=dask,
         progress=True,
-        **({"chunk_size": chunk_size} if chunk_size else {}),
+        chunk_size=chunk_size or DASK_QUEUED,
         resume_command=resume_command,
     )
 

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from solver.errors import clipped
+from solver.results.limits import is_number
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 # Keywords that state nothing to check.
@@ -178,10 +179,6 @@ def check_pattern(value, pattern, node, root, where):
 def check_max_length(value, most, node, root, where):
     too_long = isinstance(value, str) and len(value) > most
     return f"{where} is {len(value):,} characters long, more than {most}" if too_long else None
-
-
-def is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_minimum(value, least, node, root, where):
