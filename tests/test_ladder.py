@@ -13,7 +13,7 @@ from solver.common.stats import clustered_rate_entry, wilson_interval
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.player.difficulty import ladder_rating, ladder_tier
-from solver.player.ladder import FLOOR, GATE, LADDER, LADDER_2, LADDERS, Rung, deal_seeds, ladder_games, plays
+from solver.player.ladder import FLOOR, GATE, LADDER, LADDER_2, Rung, deal_seeds, ladder_games, plays
 from solver.player.rasch import fit_rasch, sigmoid
 
 
@@ -203,7 +203,7 @@ def test_floor_rungs_play_every_deal_and_gate_no_rung():
 
 def test_generation_2_is_generation_1_between_the_floor_and_the_expert():
     assert LADDER_2[: len(FLOOR)] == FLOOR and all(rung.floor for rung in FLOOR)
-    assert LADDER_2[len(FLOOR) : -1] == LADDER and LADDERS == {1: LADDER, 2: LADDER_2}
+    assert LADDER_2[len(FLOOR) : -1] == LADDER
     top = LADDER_2[-1]
     assert (top.name, top.policy, top.floor) == ("expert", "expert", False)
 

@@ -70,7 +70,6 @@ FLOOR = (
 )
 # The top rung: helper policy ``expert`` (one game, behind the gate), used once calibrated.
 LADDER_2 = (*FLOOR, *LADDER, Rung("expert", "expert", (), 1))
-LADDERS = {1: LADDER, 2: LADDER_2}
 
 
 def deal_seeds(name: str, deal: int, games: int) -> list[int]:
