@@ -41,7 +41,8 @@ import numpy as np
 from common import parse_deals, percentiles, unpaced, write_figures
 from tqdm import tqdm
 
-from solver.engine import h2, moves, prune
+from solver.engine import moves
+from solver.engine.dead_ends import arrays, h2, prune
 from solver.game.board import read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
@@ -96,7 +97,7 @@ def cost(args) -> dict:
         rng = random.Random(args.seed)
         verdicts = {"alive": [], "dead": []}
         for deal in COST_DEALS:
-            tables = h2.make_tables()
+            tables = arrays.make_tables()
             boards = list(playout_boards(rules, deal, rng, args.games))
             packed = [pack(board, rules) for _root, board in boards]
             root = pack(boards[0][0], rules)
@@ -114,7 +115,7 @@ def cost(args) -> dict:
 def lines(args) -> dict:
     counts = {}
     flagged = []
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     paths = sorted(path for path in CATALOGUE.glob("*-*.json") if not path.name.startswith("milligan"))
     for path in paths:
         entries = json.loads(path.read_text())["entries"]
@@ -144,7 +145,7 @@ def study_verdicts(foundation_return: bool) -> dict[int, str]:
 def root(args) -> dict:
     rules = Rules("yukon", args.foundation_return)
     known = study_verdicts(args.foundation_return) if args.numbering == "pysol" else {}
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     counts, flagged_solved, flagged, twins_only = {}, [], [], []
     for deal in tqdm(parse_deals(args.deals), desc="deals", file=sys.stderr):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)

@@ -60,16 +60,10 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import has_bit, set_bit
-from solver.engine.h2 import (
+from solver.engine.dead_ends.arrays import (
     ADD,
     ADD_COUNT,
     EVERY_HOME,
-    H2_ACTIONS,
-    H2_HEADER,
-    H2_MASKS,
-    H2_POSITION_MASK,
-    H2_TRIPLE_SCRATCH,
-    H2_TRIPLES,
     HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_ROOT_DEAD,
@@ -81,8 +75,8 @@ from solver.engine.h2 import (
     MASK_PRE,
     PRE,
     PRE_COUNT,
-    position_facts,
 )
+from solver.engine.dead_ends.h2 import position_facts
 from solver.engine.jit import kernel
 from solver.engine.layout import position_keys
 
@@ -237,17 +231,17 @@ def add_with_partners(triples, a, b, partners, fact_count, words):
 def h3_dead(state, params, tables):
     """Is the position at ``state`` lost by the test over triples (two home facts, or one, never
     in the family together)? False whenever ``h2``'s tables do not apply."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
     if fact_count == 0 or not position_facts(state, params, tables):
         return False
-    triples, actions, masks = tables[H2_TRIPLES], tables[H2_ACTIONS], tables[H2_MASKS]
-    fill_position(triples, tables[H2_POSITION_MASK], fact_count, words)
+    triples, actions, masks = tables.triples.family, tables.encoding.actions, tables.encoding.masks
+    fill_position(triples, tables.position, fact_count, words)
     grew = True
     while grew and not every_home_pair(triples):
         grew = False
         for action in range(action_count):
-            if apply_action(triples, actions, masks, action, fact_count, words, tables[H2_TRIPLE_SCRATCH]):
+            if apply_action(triples, actions, masks, action, fact_count, words, tables.triples.scratch):
                 if every_home_pair(triples):  # the family only grows: alive, whatever the sweep adds
                     return False
                 grew = True
@@ -259,7 +253,7 @@ def test_root(state, params, zobrist, column_keys, tables):
     """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
     for ``search.search_start``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
     it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
-    header = tables[H2_HEADER]
+    header = tables.header
     if not h3_dead(state, params, tables):
         return False
     first, second = position_keys(state, params, zobrist, column_keys)
@@ -272,7 +266,7 @@ def test_root(state, params, zobrist, column_keys, tables):
 def root_proved_dead(tables, first, second):
     """Is the position with keys ``first``, ``second`` the root ``test_root`` proved dead? (A
     search of it gets no moves: ``search.search_start``.)"""
-    header = tables[H2_HEADER]
+    header = tables.header
     return (
         header[HEADER_ROOT_DEAD] != 0
         and header[HEADER_ROOT_FIRST] == np.int64(first)

@@ -53,24 +53,12 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import copy_words, has_bit, set_bit
-from solver.engine.h2 import (
+from solver.engine.dead_ends.arrays import (
     BASE,
     FACT_CLEAR,
     FACT_HOME,
     FACT_NOTHOME,
     FACT_UP,
-    H2_BEFORE,
-    H2_FACTS,
-    H2_GREW_AT,
-    H2_HEADER,
-    H2_POSITION_MASK,
-    H2_REACH,
-    H2_RING,
-    H2_RING_FACTS,
-    H2_RING_LAST,
-    H2_RING_ORDER,
-    H2_WIDE_START,
-    H2_WIDER,
     HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_NOGOOD_CALLS,
@@ -82,9 +70,8 @@ from solver.engine.h2 import (
     HEADER_WORDS,
     MAX_COLUMNS,
     NO_FACT,
-    close,
-    every_home_pair,
 )
+from solver.engine.dead_ends.h2 import close, every_home_pair
 from solver.engine.jit import kernel
 
 
@@ -95,14 +82,14 @@ def remember_dead(tables, wide):
     full, and put it first in the order."""
     if wide:
         widen(tables)
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    slot = claim_slot(tables[H2_RING_ORDER], header, HEADER_RING_FILL)
-    reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
-    ring = tables[H2_RING][slot]
+    slot = claim_slot(tables.remembered_pairs.order, header, HEADER_RING_FILL)
+    reach, reachable = tables.pairs.reach, tables.remembered_pairs.facts[slot]
+    ring = tables.remembered_pairs.tables[slot]
     copy_table(ring, reach, fact_count, words)
     reachable[:] = 0
-    tables[H2_RING_LAST][slot][:] = 0  # no position known to be held yet
+    tables.remembered_pairs.last[slot][:] = 0  # no position known to be held yet
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
             set_bit(reachable, fact)
@@ -134,8 +121,8 @@ def covered(tables, slot, words):
     is each of them reachable there? Then the rows of the facts that the last position it held
     (``ring_last``) lacked: see "The check" above. When it holds them all, the position becomes
     the last one. (Indexed without slicing: a view per slot costs more than the check.)"""
-    ring, reachable, mask = tables[H2_RING], tables[H2_RING_FACTS], tables[H2_POSITION_MASK]
-    last = tables[H2_RING_LAST]
+    ring, reachable, mask = tables.remembered_pairs.tables, tables.remembered_pairs.facts, tables.position
+    last = tables.remembered_pairs.last
     for w in range(words):
         if mask[w] & ~reachable[slot, w] != 0:
             return False
@@ -156,9 +143,9 @@ def covered(tables, slot, words):
 def held_by_ring(tables):
     """Is every pair of the facts in ``position_mask`` in a remembered dead table (tried most
     recently useful first; the one that says so moves to the front)?"""
-    header = tables[H2_HEADER]
+    header = tables.header
     header[HEADER_NOGOOD_CALLS] += 1
-    order = tables[H2_RING_ORDER]
+    order = tables.remembered_pairs.order
     for at in range(header[HEADER_RING_FILL]):
         if covered(tables, order[at], header[HEADER_WORDS]):
             header[HEADER_NOGOOD_DEAD] += 1
@@ -190,11 +177,11 @@ def widen(tables):
     far plus every fact that mentions it, and keep that start while the table stays dead; when
     it does not, try a card's groups of facts (``mention_facts``) one by one the same way. The
     start the table is closed from is left in ``wide_start``."""
-    header = tables[H2_HEADER]
+    header = tables.header
     words = header[HEADER_WORDS]
-    start = tables[H2_WIDE_START]
-    wider = tables[H2_WIDER]
-    copy_words(start, tables[H2_POSITION_MASK], words)
+    start = tables.remembered_pairs.wide_start
+    wider = tables.remembered_pairs.wider
+    copy_words(start, tables.position, words)
     for entity in range(ENTITIES):
         if widened(tables, entity, EVERY_GROUP, start, wider, words) or entity >= BASE:
             continue
@@ -220,7 +207,7 @@ def mention_facts(tables, entity, group, facts_set):
     ``entity``, a card or BASE + column: LIES_ON_IT on(_, entity) and clear(entity) (a base has
     only these), WHERE_IT_LIES on(entity, _), FACE_UP up(entity), ON_FOUNDATION home(entity) and
     nothome(entity)."""
-    facts = tables[H2_FACTS]
+    facts = tables.encoding.facts
     every = group == EVERY_GROUP
     if every or group == LIES_ON_IT:
         for card in range(52):
@@ -259,9 +246,9 @@ def still_dead(tables, start, words):
     """Add every pair of ``start`` to the closed dead table in ``reach`` and close it again (the
     least closed set of ``start``, as ``reach`` lies inside it); keep it if it still lacks a pair
     of home facts, else put the table back. Returns whether it was kept."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count = header[HEADER_FACTS]
-    reach, before, grew_at = tables[H2_REACH], tables[H2_BEFORE], tables[H2_GREW_AT]
+    reach, before, grew_at = tables.pairs.reach, tables.remembered_pairs.before, tables.pairs.grew_at
     copy_table(before, reach, fact_count, words)
     tick = header[HEADER_TICK] + 1  # later than every action's last look
     for w in range(words):

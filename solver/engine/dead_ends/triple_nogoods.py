@@ -51,36 +51,29 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import has_bit, set_bit
-from solver.engine.h2 import (
-    H2_FAMILY_RING,
-    H2_FAMILY_RING_FACTS,
-    H2_FAMILY_RING_LAST,
-    H2_FAMILY_RING_ORDER,
-    H2_HEADER,
-    H2_POSITION_MASK,
-    H2_TRIPLES,
+from solver.engine.dead_ends.arrays import (
     HEADER_FACTS,
     HEADER_FAMILY_CHECKS,
     HEADER_FAMILY_DEAD,
     HEADER_FAMILY_FILL,
     HEADER_WORDS,
 )
-from solver.engine.h3 import ordered
+from solver.engine.dead_ends.h3 import ordered
+from solver.engine.dead_ends.nogoods import claim_slot, to_front
 from solver.engine.jit import kernel
-from solver.engine.nogoods import claim_slot, to_front
 
 
 @kernel
 def remember_family(tables):
     """Copy the closed family of the position ``h3`` just proved dead (``triples``) into the ring,
     in the slot of the least recently useful family once the ring is full, and put it first."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    slot = claim_slot(tables[H2_FAMILY_RING_ORDER], header, HEADER_FAMILY_FILL)
-    triples, ring = tables[H2_TRIPLES], tables[H2_FAMILY_RING][slot]
-    facts = tables[H2_FAMILY_RING_FACTS][slot]
+    slot = claim_slot(tables.remembered_triples.order, header, HEADER_FAMILY_FILL)
+    triples, ring = tables.triples.family, tables.remembered_triples.families[slot]
+    facts = tables.remembered_triples.facts[slot]
     facts[:] = 0
-    tables[H2_FAMILY_RING_LAST][slot][:] = 0  # no position known to be held yet
+    tables.remembered_triples.last[slot][:] = 0  # no position known to be held yet
     for p in range(fact_count):
         for q in range(p, fact_count):  # the rows ``h3`` uses (see its "The computation")
             row = (p * fact_count + q) * words
@@ -142,10 +135,14 @@ def row_holds(ring, slot, row, mask, words):
 def held_by_family(tables):
     """Does a remembered dead family hold every set of the facts in ``position_mask`` (tried
     most recently useful first; the one that does moves to the front)?"""
-    header = tables[H2_HEADER]
+    header = tables.header
     header[HEADER_FAMILY_CHECKS] += 1
-    order, mask = tables[H2_FAMILY_RING_ORDER], tables[H2_POSITION_MASK]
-    ring, facts, last = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS], tables[H2_FAMILY_RING_LAST]
+    order, mask = tables.remembered_triples.order, tables.position
+    ring, facts, last = (
+        tables.remembered_triples.families,
+        tables.remembered_triples.facts,
+        tables.remembered_triples.last,
+    )
     for at in range(header[HEADER_FAMILY_FILL]):
         slot = order[at]
         if holds_every_set(ring, facts, last, slot, mask, header[HEADER_FACTS], header[HEADER_WORDS]):
