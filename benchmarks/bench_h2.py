@@ -1,4 +1,4 @@
-"""The pairwise (h^2) dead-end test (``solver/engine/h2.py``) on its own: what one call costs,
+"""The pairwise (h^2) dead-end test (``solver/engine/dead_ends/h2.py``) on its own: what one call costs,
 that no position on a winning line is flagged, and what it decides at the root of a range.
 
     python benchmarks/bench_h2.py cost                      # ms a call on mid-game positions
@@ -19,7 +19,7 @@ and the pairwise test does not) and counts the result against
 ``study/results/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
 soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test (``--against unpaced``: the same with
-the tests unpaced, ``engine.pacing``; ``tests``: without every pairwise and triple test and the twin
+the tests unpaced, ``engine.dead_ends.pacing``; ``tests``: without every pairwise and triple test and the twin
 split; ``plain``: with no reduction at all), at a node budget: a deal solved one way and proved lost
 the other is a soundness bug (exit 1); the deals whose positions differ are listed. ``search``
 solves each deal with the switches named (``off``: no pairwise test; ``root``: on the root only;
@@ -172,7 +172,7 @@ def root(args) -> dict:
 
 
 def unpaced_solve(board, rules: Rules, limits: Limits):
-    """The default solve with the tests unpaced (``engine.pacing``)."""
+    """The default solve with the tests unpaced (``engine.dead_ends.pacing``)."""
     return solve_position(board, rules, limits, moves.ALL_REDUCTIONS, config=unpaced())
 
 

@@ -1,4 +1,4 @@
-"""The test over triples of facts (h^3, ``solver/engine/h3.py``): where it flags what pairs do not,
+"""The test over triples of facts (h^3, ``solver/engine/dead_ends/h3.py``): where it flags what pairs do not,
 what a call costs, and that it never flags a position of a winning line. The engine runs it on
 the root of a deal that proved hard (docs/hard-tail.md, "Triples at the root"); inside the
 search, on costly positions, it cost far more than it saved (the patch ``h3_search.patch``

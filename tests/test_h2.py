@@ -1,4 +1,5 @@
-"""The pairwise dead-end test (engine/h2.py) and the remembered dead tables (engine/nogoods.py):
+"""The pairwise dead-end test (engine/dead_ends/h2.py) and the remembered dead tables
+(engine/dead_ends/nogoods.py):
 the kernel's pair table equals a plain-Python one of the same encoding, a flagged position is
 lost by exhaustive search, no position on a winning line is flagged, and search verdicts are
 the same with and without them."""
@@ -426,7 +427,8 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch):
     run before any probe) against the search without them, on small positions of every
     one-deck rule set: the test on every new position, or ("costly") on every position of
     the path once a single position was searched below it, which takes the path back to it
-    and, when it is dead, leaves its subtree. Unpaced, so every test due runs (``engine.pacing``)."""
+    and, when it is dead, leaves its subtree. Unpaced, so every test due runs
+    (``engine.dead_ends.pacing``)."""
     config = replace(DEFAULT, root_pairs_after=0, tests_on_trial=0, checks_per_table=0)
     if switch == "costly":
         config = replace(config, pairs_spacing=10**9, costly_after=1)
@@ -491,7 +493,7 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     the search too, which then proves the same verdict in fewer positions: PySolFC 395 (lost,
     0.4 M positions) with the later children of costly positions tested, PySolFC 2148 (lost,
     1.1 M) with the costly positions of the path tested, in under half the positions. Unpaced
-    (``engine.pacing``), so what is measured is the trigger alone."""
+    (``engine.dead_ends.pacing``), so what is measured is the trigger alone."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=3_000_000, time_limit=None)
     unpaced = replace(DEFAULT, tests_on_trial=0, checks_per_table=0)

@@ -1,4 +1,4 @@
-"""The test over triples of facts on the root (engine/h3.py): the kernel's family is the
+"""The test over triples of facts on the root (engine/dead_ends/h3.py): the kernel's family is the
 plain-Python one, it flags every position the pairwise test flags and more, a flagged position is
 lost by exhaustive search, no position on a winning line is flagged, search verdicts are the same
 with and without it, and a root it flags is proved lost at once (only that root). Its tests of

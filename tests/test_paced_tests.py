@@ -1,4 +1,4 @@
-"""Paced tests (``engine.pacing``): the full pairwise tests inside the search, the checks of the
+"""Paced tests (``engine.dead_ends.pacing``): the full pairwise tests inside the search, the checks of the
 remembered dead tables and the case split on twins stand down while they have not paid for
 themselves. Which sound tests run changes what a search costs, never a decided verdict: the
 gates follow the counts they are written over, a paced search with gates that close early gives

@@ -1,4 +1,4 @@
-"""The facts of the positions on the search path (engine/path_facts.py), kept move by move: on
+"""The facts of the positions on the search path (engine/dead_ends/path_facts.py), kept move by move: on
 random play of every one-deck rule set, the facts after each move, from the facts before it and
 the move, are the facts read from the whole position; ``read_facts`` reads a position whole when
 its parent was not read, and keeps what it read; along the path of a paused search, every

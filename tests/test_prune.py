@@ -1,4 +1,4 @@
-"""engine/prune.py: HOPELESS, the test that calls positions lost, and the twin rules."""
+"""engine/dead_ends/prune.py: HOPELESS, the test that calls positions lost, and the twin rules."""
 
 from collections import Counter
 

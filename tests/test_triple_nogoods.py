@@ -1,4 +1,4 @@
-"""The remembered dead families of triples (engine/triple_nogoods.py) and the path tests that
+"""The remembered dead families of triples (engine/dead_ends/triple_nogoods.py) and the path tests that
 store them: the kernel's check is the plain reading of a stored family, every position it flags
 is flagged by the full test over triples, the positions a stored dead position leads to are
 flagged, and search verdicts with the path tests and their families are those of the search with

@@ -369,7 +369,7 @@ def loss_reason(board: Board, rules: Rules, nodes: int, proof: Proof) -> str:
         return (
             "The dead-end test shows it by a case split on twins (two cards of one rank and colour, "
             "which build on the same two cards): whichever of a pair leaves first, some card can "
-            'never go home (solver/engine/prune.py, "Twins").'
+            'never go home (solver/engine/dead_ends/prune.py, "Twins").'
         )
     return PROOF_SENTENCES[proof].format(nodes=nodes)
 

@@ -274,7 +274,7 @@ def add_position_fact(mask, fact):
 
 @kernel
 def position_facts(state, params, tables):
-    """Set ``position_mask`` to the facts of the position at ``state``; False if one of them is
+    """Set ``tables.position`` to the facts of the position at ``state``; False if one of them is
     not in the tables (never for a position reached from the root they were built from)."""
     facts, mask = tables.encoding.facts, tables.position
     height_masks = tables.encoding.height_masks
@@ -373,7 +373,7 @@ def h2_dead(state, params, tables):
 
 @kernel
 def facts_dead(tables):
-    """``h2_dead`` of the position whose facts are in ``position_mask``. The full pair table of a
+    """``h2_dead`` of the position whose facts are in ``tables.position``. The full pair table of a
     dead position is left in ``reach`` (see ``nogoods``).
 
     The fixpoint runs in sweeps over the actions; an action is looked at again only when the

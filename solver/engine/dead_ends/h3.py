@@ -45,14 +45,14 @@ precondition) it adds, with A = add(a): (1) every set within A; (2) every set of
 facts of A with a fact q outside A and del(a) such that ``triples[x, y]`` holds q for all
 preconditions x, y (which covers {q, x} and {q} too); (3) every {p, q, r} with p in A and q, r
 such facts, r paired with q and with q and every precondition. The table is ``h2``'s
-``H2_TRIPLES`` (16 MiB, of which a call touches facts x facts / 2 rows). Case (2) runs for every
+``triples.family`` (16 MiB, of which a call touches facts x facts / 2 rows). Case (2) runs for every
 partner q at once, one pair of A's facts at a time (``add_with_partners``: the row of the pair
 tells which q are new), not partner by partner: a call 1.4 times cheaper (KPat 500023's root
 59.7 ms instead of 85.6, 1000051's 41.3 instead of 55.8; the same family: the order in which
 sound additions are made does not change the fixpoint).
 
 The verdict is kept in ``h2``'s header with the root's two position keys (``HEADER_ROOT_...``),
-and a search started from a position with those keys gives it no moves (``search.search_start``):
+and a search started from a position with those keys gives it no moves (``entry.root_dead``):
 the proof of a root flagged dead is a search of it, exhausted at once.
 """
 
@@ -251,7 +251,7 @@ def h3_dead(state, params, tables):
 @kernel
 def test_root(state, params, zobrist, column_keys, tables):
     """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
-    for ``search.search_start``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
+    for ``entry.root_dead``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
     it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
     header = tables.header
     if not h3_dead(state, params, tables):
@@ -265,7 +265,7 @@ def test_root(state, params, zobrist, column_keys, tables):
 @kernel
 def root_proved_dead(tables, first, second):
     """Is the position with keys ``first``, ``second`` the root ``test_root`` proved dead? (A
-    search of it gets no moves: ``search.search_start``.)"""
+    search of it gets no moves: ``entry.root_dead``.)"""
     header = tables.header
     return (
         header[HEADER_ROOT_DEAD] != 0

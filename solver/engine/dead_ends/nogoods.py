@@ -2,7 +2,7 @@
 
 When ``h2.h2_dead`` proves a position s dead it leaves its full pair table R_s in ``reach``
 (the fixpoint ran to the end: no early exit happens when some home fact stays unreached).
-``remember_dead`` copies it into a ring of ``h2.RING_SIZE`` such tables. A later
+``remember_dead`` copies it into a ring of ``arrays.RING_SIZE`` such tables. A later
 position t (of the same deal: the tables' facts and actions are the same) is dead too when
 every pair of its facts lies in one remembered R_s, whatever its arrangement:
 
@@ -31,13 +31,13 @@ positions instead of 7.4 M (docs/hard-tail.md, "Widened dead tables").
 The check. A pair table holds each pair in both rows (``h2.add_pairs``; a start is every pair of
 a set of facts), so every pair of t's facts is in R_s when the row of each fact of t holds all of
 t's facts. Each slot also keeps the facts of the last position u it was found to hold
-(``ring_last``, emptied when a table is stored): the pairs within u's facts are in R_s, so
+(``remembered_pairs.last``, emptied when a table is stored): the pairs within u's facts are in R_s, so
 every pair of t's facts not among them has a fact d of t that u lacks, and only the rows of
 those facts d are read (a move changes a few facts, and a table goes on proving positions dead
 near the last). A check first compares t's facts with the table's reachable facts (a few words,
 which refuses most tables); it runs before the full test, which it spares where it succeeds.
 
-Which tables are kept: ``ring_order`` lists the slots most recently useful first (a table moves
+Which tables are kept: ``remembered_pairs.order`` lists the slots most recently useful first (a table moves
 to the front when it is stored and each time it proves a position dead). Tables are tried in
 that order and a new one takes the slot of the least recently useful. A table that proved
 something dead tends to go on doing so in the same region of the search, so it stays, where a
@@ -119,7 +119,7 @@ def copy_table(target, source, fact_count, words):
 def covered(tables, slot, words):
     """Does remembered table ``slot`` hold every pair of the position's facts? First, cheaply:
     is each of them reachable there? Then the rows of the facts that the last position it held
-    (``ring_last``) lacked: see "The check" above. When it holds them all, the position becomes
+    (``remembered_pairs.last``) lacked: see "The check" above. When it holds them all, the position becomes
     the last one. (Indexed without slicing: a view per slot costs more than the check.)"""
     ring, reachable, mask = tables.remembered_pairs.tables, tables.remembered_pairs.facts, tables.position
     last = tables.remembered_pairs.last
@@ -141,7 +141,7 @@ def covered(tables, slot, words):
 
 @kernel
 def held_by_ring(tables):
-    """Is every pair of the facts in ``position_mask`` in a remembered dead table (tried most
+    """Is every pair of the facts in ``tables.position`` in a remembered dead table (tried most
     recently useful first; the one that says so moves to the front)?"""
     header = tables.header
     header[HEADER_NOGOOD_CALLS] += 1
@@ -173,7 +173,7 @@ EVERY_GROUP = -1
 @kernel
 def widen(tables):
     """Widen the dead table in ``reach`` (closed from the position's facts, which
-    ``position_mask`` holds): for each card and column base in turn, close it from the start so
+    ``tables.position`` holds): for each card and column base in turn, close it from the start so
     far plus every fact that mentions it, and keep that start while the table stays dead; when
     it does not, try a card's groups of facts (``mention_facts``) one by one the same way. The
     start the table is closed from is left in ``wide_start``."""

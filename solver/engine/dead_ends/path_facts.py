@@ -20,7 +20,7 @@ packet's other cards keep their places and faces. A move of c to a foundation ta
 b), up(c) and clear(c), gives clear(b) (and up(b) when it turned b), and changes the slot's
 height (its home facts, and with return its nothome facts); a move back from a foundation the
 reverse. Stock deals (Milligan) never come here: the tables exist only for one deck and no stock
-(``h2.encodable``), and without them ``search.facts_read`` reads no facts. The tests compare the
+(``h2.encodable``), and without them ``entry.facts_read`` reads no facts. The tests compare the
 two on random play of every one-deck rule set, and along the path of a paused search.
 """
 
@@ -37,7 +37,7 @@ UNREAD, READ, UNENCODED = 0, 1, 2  # ``stack[STACK_FACTS_READ][depth]``
 
 @kernel
 def read_facts(state, params, stack, depth, tables):
-    """Put the facts of the position at ``depth`` of the path (at ``state``) in ``position_mask``,
+    """Put the facts of the position at ``depth`` of the path (at ``state``) in ``tables.position``,
     reading them first if no test has (see the module docstring); False if one of them is not in
     the tables."""
     masks, status = stack[STACK_FACTS], stack[STACK_FACTS_READ]
