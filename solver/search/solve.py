@@ -9,8 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from solver.engine import groups, jit, layout, moves, search, table
-from solver.engine.dead_ends import arrays
-from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, DeadEndTables
+from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, WORDS, DeadEndTables
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
 from solver.game.cards import KING, make_card
@@ -41,7 +40,7 @@ def search_stack(config: SearchConfig):
     and writes every entry before it reads it, and ``Search.path`` copies what it returns."""
     sizes = (config.max_depth, config.buffered_moves)
     if getattr(_thread_stacks, "sizes", None) != sizes:
-        _thread_stacks.stack = layout.make_stack(*sizes, arrays.WORDS)
+        _thread_stacks.stack = layout.make_stack(*sizes, WORDS)
         _thread_stacks.sizes = sizes
     return _thread_stacks.stack
 
