@@ -1,4 +1,4 @@
-"""The pairwise (h^2) dead-end test (``solver/engine/h2.py``) on its own: what one call costs,
+"""The pairwise (h^2) dead-end test (``solver/engine/dead_ends/h2.py``) on its own: what one call costs,
 that no position on a winning line is flagged, and what it decides at the root of a range.
 
     python benchmarks/bench_h2.py cost                      # ms a call on mid-game positions
@@ -19,7 +19,7 @@ and the pairwise test does not) and counts the result against
 ``study/results/yukon[-return].verdicts.csv.gz``: a flagged solved deal is a
 soundness bug (exit 1). ``compare`` solves each deal with the
 default reductions and with the same but the pairwise test (``--against unpaced``: the same with
-the tests unpaced, ``engine.pacing``; ``tests``: without every pairwise and triple test and the twin
+the tests unpaced, ``engine.dead_ends.pacing``; ``tests``: without every pairwise and triple test and the twin
 split; ``plain``: with no reduction at all), at a node budget: a deal solved one way and proved lost
 the other is a soundness bug (exit 1); the deals whose positions differ are listed. ``search``
 solves each deal with the switches named (``off``: no pairwise test; ``root``: on the root only;
@@ -41,7 +41,8 @@ import numpy as np
 from common import parse_deals, percentiles, unpaced, write_figures
 from tqdm import tqdm
 
-from solver.engine import h2, moves, prune
+from solver.engine import moves
+from solver.engine.dead_ends import arrays, h2, prune
 from solver.game.board import read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
@@ -96,7 +97,7 @@ def cost(args) -> dict:
         rng = random.Random(args.seed)
         verdicts = {"alive": [], "dead": []}
         for deal in COST_DEALS:
-            tables = h2.make_tables()
+            tables = arrays.make_tables()
             boards = list(playout_boards(rules, deal, rng, args.games))
             packed = [pack(board, rules) for _root, board in boards]
             root = pack(boards[0][0], rules)
@@ -114,7 +115,7 @@ def cost(args) -> dict:
 def lines(args) -> dict:
     counts = {}
     flagged = []
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     paths = sorted(path for path in CATALOGUE.glob("*-*.json") if not path.name.startswith("milligan"))
     for path in paths:
         entries = json.loads(path.read_text())["entries"]
@@ -144,7 +145,7 @@ def study_verdicts(foundation_return: bool) -> dict[int, str]:
 def root(args) -> dict:
     rules = Rules("yukon", args.foundation_return)
     known = study_verdicts(args.foundation_return) if args.numbering == "pysol" else {}
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     counts, flagged_solved, flagged, twins_only = {}, [], [], []
     for deal in tqdm(parse_deals(args.deals), desc="deals", file=sys.stderr):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
@@ -171,7 +172,7 @@ def root(args) -> dict:
 
 
 def unpaced_solve(board, rules: Rules, limits: Limits):
-    """The default solve with the tests unpaced (``engine.pacing``)."""
+    """The default solve with the tests unpaced (``engine.dead_ends.pacing``)."""
     return solve_position(board, rules, limits, moves.ALL_REDUCTIONS, config=unpaced())
 
 

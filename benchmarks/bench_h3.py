@@ -1,4 +1,4 @@
-"""The test over triples of facts (h^3, ``solver/engine/h3.py``): where it flags what pairs do not,
+"""The test over triples of facts (h^3, ``solver/engine/dead_ends/h3.py``): where it flags what pairs do not,
 what a call costs, and that it never flags a position of a winning line. The engine runs it on
 the root of a deal that proved hard (docs/hard-tail.md, "Triples at the root"); inside the
 search, on costly positions, it cost far more than it saved (the patch ``h3_search.patch``
@@ -25,7 +25,8 @@ from pathlib import Path
 
 from common import parse_deals, percentiles, write_figures
 
-from solver.engine import h2, h3, layout, moves, search
+from solver.engine import layout, moves, search
+from solver.engine.dead_ends import arrays, h2, h3
 from solver.game.board import read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
@@ -45,10 +46,10 @@ def sample(args) -> dict:
     solve.warm_up()
     for deal in parse_deals(args.deals):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
-        tables = h2.make_tables()
+        tables = arrays.make_tables()
         h2.build_tables(packed.state, packed.params, tables)
         dead_ends = dead_end_tables(packed)
-        dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
+        dead_ends.header[arrays.HEADER_PAIRS_ON] = 1
         searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30, dead_ends=dead_ends)
         budget = Budget(Limits(time_limit=None))
         counts, milliseconds, status = {"positions": 0, "pairs": 0, "triples_only": 0, "neither": 0}, [], None
@@ -72,7 +73,7 @@ def sample(args) -> dict:
 
 def roots(args) -> dict:
     rules, rows = Rules("yukon", args.foundation_return), []
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     for deal in parse_deals(args.deals):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
         h2.build_tables(packed.state, packed.params, tables)
@@ -89,7 +90,7 @@ def roots(args) -> dict:
 
 def lines(args) -> dict:
     checked, flagged = 0, []
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     for path in sorted(CATALOGUE.glob("*-*.json")):
         if path.name.startswith("milligan"):
             continue

@@ -26,7 +26,7 @@ counters (``solver.search.dead_ends.dead_end_counters``):
     default    root + PATH_TRIPLES, paced (the solver's defaults)
     unpaced    default with the tests unpaced (``SearchConfig.tests_on_trial``,
                ``checks_per_table`` and ``splits_on_trial`` 0: the solver's defaults before the
-               tests were paced, ``engine.pacing``)
+               tests were paced, ``engine.dead_ends.pacing``)
     split_unpaced   default with the case split on twins unpaced (``splits_on_trial`` 0: the
                solver's defaults before the split was paced)
 

@@ -32,7 +32,7 @@ PACING = ("tests_on_trial", "checks_per_table", "splits_on_trial")  # ``SearchCo
 
 
 def unpaced(names: tuple[str, ...] = PACING) -> SearchConfig:
-    """The solver's tuning with its tests unpaced (``solver.engine.pacing``): the pacing fields
+    """The solver's tuning with its tests unpaced (``solver.engine.dead_ends.pacing``): the pacing fields
     ``names`` of ``SearchConfig`` at 0, the others as the solver has them."""
     return replace(DEFAULT, **dict.fromkeys(names, 0))
 

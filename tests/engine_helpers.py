@@ -24,7 +24,8 @@ from strategies import (
     small_positions,
 )
 
-from solver.engine import layout, moves, prune
+from solver.engine import layout, moves
+from solver.engine.dead_ends import prune
 from solver.game import reference
 from solver.game.board import Board, check_board
 from solver.game.cards import SUITS, parse_card

@@ -1,4 +1,4 @@
-"""A plain-Python version of ``engine.h2``'s encoding and fixpoint, for the kernel to be
+"""A plain-Python version of ``engine.dead_ends.h2``'s encoding and fixpoint, for the kernel to be
 checked against: facts are named tuples, actions are listed from a reference Board, and the
 pair table is computed by naive rounds over every action until nothing changes.
 

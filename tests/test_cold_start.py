@@ -18,7 +18,8 @@ import platformdirs.unix
 import pytest
 from cold_start_runs import FIRST_SOLVE, yukon
 
-from solver.engine import jit
+from solver.engine import groups, jit, search
+from solver.engine.dead_ends import entry, h2
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
 NOTICE = "compiling the solver's search, once per machine"
@@ -207,15 +208,25 @@ def test_a_planted_fallback_folder_is_refused_when_the_solver_starts(tmp_path):
 
 @pytest.fixture
 def cache(tmp_path):
-    """A kernel cache in a folder of one engine kernel file, as a complete compilation of the
+    """A kernel cache with one kernel (an index and its compiled code) in the folder of each of the
+    engine's source folders (the engine's own, ``dead_ends``), as a complete compilation of the
     search group leaves it."""
     cache = jit.KernelCache(tmp_path)
-    folder = cache.location_folder()
-    folder.mkdir()
-    (folder / "search.search_chunk-1.py311.nbi").write_bytes(numba_index({"signature": "entry"}))
-    (folder / "search.search_chunk-1.py311.1.nbc").write_bytes(b"compiled " * 100)
+    for number, folder in enumerate(cache.location_folders()):
+        folder.mkdir()
+        (folder / f"module{number}.kernel-1.py311.nbi").write_bytes(numba_index({"signature": "entry"}))
+        (folder / f"module{number}.kernel-1.py311.1.nbc").write_bytes(b"compiled " * 100)
     cache.mark_complete("search")
     return cache
+
+
+def test_the_cache_covers_the_folder_of_every_engine_kernel():
+    """numba keeps each source folder's kernels in a cache subfolder of its own: the ones the
+    completeness mark covers are those of the engine folder and of its subpackages."""
+    folders = jit.CACHE.location_folders()
+    assert len(folders) == len(set(folders)) >= 2
+    for dispatcher in (search.search_chunk, groups.search_chunk_light, entry.position_dead, h2.h2_dead):
+        assert Path(dispatcher._cache.cache_path) in folders, dispatcher
 
 
 def numba_index(entries: dict) -> bytes:
@@ -229,30 +240,33 @@ def test_an_intact_cache_is_complete_for_the_groups_it_was_marked_for(cache):
 
 
 @pytest.mark.parametrize("suffix", [".nbi", ".nbc"])
-def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache, suffix):
-    [file] = [path for path in jit.engine_cache_files(cache.location_folder()) if path.suffix == suffix]
+@pytest.mark.parametrize("source_folder", [0, 1], ids=["engine", "subpackage"])
+def test_a_truncated_cache_file_is_removed_and_compiled_afresh(cache, suffix, source_folder):
+    """In the cache folder of any of the engine's source folders: every cache file goes."""
+    folder = cache.location_folders()[source_folder]
+    [file] = [path for path in jit.engine_cache_files([folder]) if path.suffix == suffix]
     file.write_bytes(file.read_bytes()[:10])
     assert not cache.is_complete("search")
     cache.forget_broken()
-    assert jit.engine_cache_files(cache.location_folder()) == [] and not cache.mark_path().exists()
+    assert jit.engine_cache_files(cache.location_folders()) == [] and not cache.mark_path().exists()
 
 
 def test_an_index_that_gained_an_entry_keeps_the_cache_complete(cache):
     """numba rewrites an index with an entry more when a kernel is compiled for other arguments
     (a player's kernel calling a search kernel, a test calling one from Python)."""
-    [index] = [path for path in jit.engine_cache_files(cache.location_folder()) if path.suffix == ".nbi"]
+    [index, _] = [path for path in jit.engine_cache_files(cache.location_folders()) if path.suffix == ".nbi"]
     index.write_bytes(numba_index({"signature": "entry", "another signature": "another entry"}))
     assert cache.is_complete("search")
 
 
 def test_an_intact_cache_is_kept_when_another_group_compiles(cache):
     cache.forget_broken()
-    assert jit.engine_cache_files(cache.location_folder()) and cache.is_complete("search")
+    assert jit.engine_cache_files(cache.location_folders()) and cache.is_complete("search")
 
 
 @pytest.mark.parametrize("mark", ["", "[]", "{}", '{"groups": ["search"], "files": {}}', '{"files": [1]}'])
 def test_a_cache_holding_only_its_mark_is_not_complete(cache, mark):
-    for path in jit.engine_cache_files(cache.location_folder()):
+    for path in jit.engine_cache_files(cache.location_folders()):
         path.unlink()
     cache.mark_path().write_text(mark)
     assert not cache.is_complete("search")

@@ -1,4 +1,5 @@
-"""The pairwise dead-end test (engine/h2.py) and the remembered dead tables (engine/nogoods.py):
+"""The pairwise dead-end test (engine/dead_ends/h2.py) and the remembered dead tables
+(engine/dead_ends/nogoods.py):
 the kernel's pair table equals a plain-Python one of the same encoding, a flagged position is
 lost by exhaustive search, no position on a winning line is flagged, and search verdicts are
 the same with and without them."""
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 from pinned import pinned_deals
 from strategies import dealt_board, playout
 
-from solver.engine import h2, moves, nogoods
+from solver.engine import moves
+from solver.engine.dead_ends import arrays, h2, nogoods
 from solver.game.board import Board, read_board
 from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
@@ -40,7 +42,7 @@ WITHOUT_PAIRS = moves.ALL_REDUCTIONS & ~(moves.EVERY_PAIR_TEST | moves.EVERY_TRI
 
 
 def tables_for(root: Board, rules: Rules):
-    tables = h2.make_tables()
+    tables = arrays.make_tables()
     packed = pack(root, rules)
     h2.build_tables(packed.state, packed.params, tables)
     return tables
@@ -53,28 +55,32 @@ def kernel_dead(tables, board: Board, rules: Rules) -> bool:
 
 def fact_names(tables, columns: int) -> dict[int, tuple]:
     """The kernel's fact numbers, named as in ``h2_reference``."""
-    facts = tables[h2.H2_FACTS]
+    facts = tables.encoding.facts
 
     def below_name(below):
-        return below if below < h2.BASE else ("base", below - h2.BASE)
+        return below if below < arrays.BASE else ("base", below - arrays.BASE)
 
     names = {}
-    for below in range(h2.BASE + columns):
+    for below in range(arrays.BASE + columns):
         for card in range(52):
-            if facts[card, below] != h2.NO_FACT:
+            if facts[card, below] != arrays.NO_FACT:
                 names[int(facts[card, below])] = ("on", card, below_name(below))
-        names[int(facts[h2.FACT_CLEAR, below])] = ("clear", below_name(below))
+        names[int(facts[arrays.FACT_CLEAR, below])] = ("clear", below_name(below))
     for card in range(52):
-        for row, kind in ((h2.FACT_UP, "up"), (h2.FACT_HOME, "home"), (h2.FACT_NOTHOME, "nothome")):
-            if facts[row, card] != h2.NO_FACT:
+        for row, kind in (
+            (arrays.FACT_UP, "up"),
+            (arrays.FACT_HOME, "home"),
+            (arrays.FACT_NOTHOME, "nothome"),
+        ):
+            if facts[row, card] != arrays.NO_FACT:
                 names[int(facts[row, card])] = (kind, card)
     return names
 
 
 def kernel_pairs(tables, columns: int) -> set[frozenset]:
     names = fact_names(tables, columns)
-    reach = tables[h2.H2_REACH]
-    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
+    reach = tables.pairs.reach
+    count = int(tables.header[arrays.HEADER_FACTS])
     return {
         frozenset((names[p], names[q]))
         for p in range(count)
@@ -205,7 +211,7 @@ def test_milligan_is_never_judged():
     rules = Rules("milligan")
     board = deal_board("milligan", 1, "pysol")
     tables = tables_for(board, rules)
-    assert tables[h2.H2_HEADER][h2.HEADER_FACTS] == 0
+    assert tables.header[arrays.HEADER_FACTS] == 0
     assert not kernel_dead(tables, board, rules)
 
 
@@ -248,7 +254,7 @@ def test_an_uncovered_position_is_not_called_dead():
 
 def remember_empty_tables(tables, count):
     """Store ``count`` tables that cover no position (an empty pair set)."""
-    tables[h2.H2_REACH][:] = 0
+    tables.pairs.reach[:] = 0
     for _ in range(count):
         nogoods.remember_dead(tables, False)
 
@@ -263,7 +269,7 @@ def test_the_ring_keeps_the_tables_that_prove_positions_dead(used):
     tables = tables_for(root, rules)
     assert kernel_dead(tables, root, rules)
     nogoods.remember_dead(tables, False)
-    remember_empty_tables(tables, h2.RING_SIZE - 1)
+    remember_empty_tables(tables, arrays.RING_SIZE - 1)
     follower = pack(list(playout(root, rules, random.Random(3), 12))[-1], rules)
     if used:
         assert ring_holds(follower, tables)
@@ -274,8 +280,8 @@ def test_the_ring_keeps_the_tables_that_prove_positions_dead(used):
 def wide_start(tables, columns: int) -> set:
     """The facts the last widened table was closed from, named as in ``h2_reference``."""
     names = fact_names(tables, columns)
-    start = tables[h2.H2_WIDE_START]
-    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
+    start = tables.remembered_pairs.wide_start
+    count = int(tables.header[arrays.HEADER_FACTS])
     return {names[fact] for fact in range(count) if (int(start[fact >> 6]) >> (fact & 63)) & 1}
 
 
@@ -367,7 +373,7 @@ def widened_tables(rules: Rules, seen: Counter):
             event("no dead position")
             return
         narrow, wide = remembered(root, dead, rules, False), remembered(root, dead, rules, True)
-        seen[rules, "wider"] += int(wide[h2.H2_HEADER][h2.HEADER_WIDEN_KEPT] > 0)
+        seen[rules, "wider"] += int(wide.header[arrays.HEADER_WIDEN_KEPT] > 0)
         both = 0
         for board in around:
             covered, widely = covers(narrow, board, rules), covers(wide, board, rules)
@@ -421,7 +427,8 @@ def test_search_verdicts_are_the_same_with_and_without_pairs(rules, switch):
     run before any probe) against the search without them, on small positions of every
     one-deck rule set: the test on every new position, or ("costly") on every position of
     the path once a single position was searched below it, which takes the path back to it
-    and, when it is dead, leaves its subtree. Unpaced, so every test due runs (``engine.pacing``)."""
+    and, when it is dead, leaves its subtree. Unpaced, so every test due runs
+    (``engine.dead_ends.pacing``)."""
     config = replace(DEFAULT, root_pairs_after=0, tests_on_trial=0, checks_per_table=0)
     if switch == "costly":
         config = replace(config, pairs_spacing=10**9, costly_after=1)
@@ -486,7 +493,7 @@ def test_inside_the_search_the_tests_spare_positions(deal, setting, value, savin
     the search too, which then proves the same verdict in fewer positions: PySolFC 395 (lost,
     0.4 M positions) with the later children of costly positions tested, PySolFC 2148 (lost,
     1.1 M) with the costly positions of the path tested, in under half the positions. Unpaced
-    (``engine.pacing``), so what is measured is the trigger alone."""
+    (``engine.dead_ends.pacing``), so what is measured is the trigger alone."""
     board, rules = deal_board("yukon", deal, "pysol"), Rules("yukon")
     limits = Limits(max_nodes=3_000_000, time_limit=None)
     unpaced = replace(DEFAULT, tests_on_trial=0, checks_per_table=0)
@@ -521,10 +528,10 @@ def plainly_covered(tables, board: Board, rules: Rules) -> bool:
     plainly: each fact's row holds every fact)?"""
     packed = pack(board, rules)
     assert h2.position_facts(packed.state, packed.params, tables)
-    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
-    mask = tables[h2.H2_POSITION_MASK]
+    count = int(tables.header[arrays.HEADER_FACTS])
+    mask = tables.position
     facts = [fact for fact in range(count) if (int(mask[fact >> 6]) >> (fact & 63)) & 1]
-    table = tables[h2.H2_RING][int(tables[h2.H2_RING_ORDER][0])]
+    table = tables.remembered_pairs.tables[int(tables.remembered_pairs.order[0])]
     return all((int(table[p, q >> 6]) >> (q & 63)) & 1 for p in facts for q in facts)
 
 

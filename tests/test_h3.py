@@ -1,4 +1,4 @@
-"""The test over triples of facts on the root (engine/h3.py): the kernel's family is the
+"""The test over triples of facts on the root (engine/dead_ends/h3.py): the kernel's family is the
 plain-Python one, it flags every position the pairwise test flags and more, a flagged position is
 lost by exhaustive search, no position on a winning line is flagged, search verdicts are the same
 with and without it, and a root it flags is proved lost at once (only that root). Its tests of
@@ -24,8 +24,9 @@ from test_h2 import (
     tables_for,
 )
 
-from solver.engine import h2, h3, layout, moves, search
+from solver.engine import layout, moves, search
 from solver.engine.apply import apply_move
+from solver.engine.dead_ends import arrays, h2, h3
 from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
@@ -52,8 +53,8 @@ def root_triples_dead() -> int:
 def kernel_family(tables, columns: int) -> set[frozenset]:
     """The kernel's family of the last call, as sets of named facts."""
     names = fact_names(tables, columns)
-    triples = tables[h2.H2_TRIPLES]
-    count = int(tables[h2.H2_HEADER][h2.HEADER_FACTS])
+    triples = tables.triples.family
+    count = int(tables.header[arrays.HEADER_FACTS])
     family = set()
     for p in range(count):
         for q in range(p, count):

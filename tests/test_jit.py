@@ -17,7 +17,7 @@ MAKERS = {"zeros", "empty", "full", "ones", "empty_like", "zeros_like", "arange"
 def kernels(decorator: str) -> list[tuple[str, ast.FunctionDef]]:
     """(file name, function) of every function of the engine decorated with ``decorator``."""
     found = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.FunctionDef) and any(
                 isinstance(d, ast.Name) and d.id == decorator for d in node.decorator_list

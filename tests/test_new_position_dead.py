@@ -1,4 +1,4 @@
-"""The dead-end tests of a position the search has just reached (``search.new_position_dead``):
+"""The dead-end tests of a position the search has just reached (``entry.new_position_dead``):
 the remembered dead tables first, then HOPELESS, then the full pairwise test where due. Each
 test is sound alone, so the order may change only what a position costs: the verdict must be
 that of the three tests asked one by one, and each of them must decide some positions."""
@@ -9,8 +9,9 @@ from collections import Counter
 from engine_helpers import UNPACED_TUNING, engine_moves
 from test_h2 import dead_ends_met, one_deck, remembered, tables_for
 
-from solver.engine import h2, layout, moves, nogoods, path_facts, search
+from solver.engine import layout, moves, search
 from solver.engine.apply import apply_move, undo_move
+from solver.engine.dead_ends import arrays, entry, h2, nogoods, path_facts
 from solver.game.rules import Rules
 from solver.search.packing import pack
 
@@ -26,7 +27,7 @@ def deciding_test(packed, made, tables, due: bool) -> str:
     if read and nogoods.held_by_ring(tables):
         return "remembered"
     control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40, UNPACED_TUNING)
-    if search.pins_dead(state, params, control, made):
+    if entry.pins_dead(state, params, control, made):
         return "hopeless"
     if read and due and h2.facts_dead(tables):
         return "full test"
@@ -38,13 +39,13 @@ def verdicts_after_each_move(board, rules: Rules, tables, due: bool, seen: Count
     exactly when one of the three tests says so."""
     packed = pack(board, rules)
     control = search.make_control(search.DFS, OPTIONS, 0, 1 << 40, UNPACED_TUNING)
-    stack = layout.make_stack(2, layout.MOVE_LIST_SIZE, h2.WORDS)
+    stack = layout.make_stack(2, layout.MOVE_LIST_SIZE, arrays.WORDS)
     for move in engine_moves(packed, OPTIONS):
         made = apply_move(packed.state, packed.params, packed.zobrist, packed.column_keys, move)
         decided_by = deciding_test(packed, made, tables, due)
         stack[layout.STACK_APPLIED][0] = made
         stack[layout.STACK_FACTS_READ][:] = path_facts.UNREAD
-        dead = bool(search.new_position_dead(packed.state, packed.params, stack, 1, control, tables, due))
+        dead = bool(entry.new_position_dead(packed.state, packed.params, stack, 1, control, tables, due))
         assert dead == (decided_by != "alive"), f"{decided_by} after {move} of\n{board.to_text()}"
         seen[decided_by] += 1
         undo_move(packed.state, packed.params, packed.zobrist, packed.column_keys, made)

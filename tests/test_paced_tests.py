@@ -1,4 +1,4 @@
-"""Paced tests (``engine.pacing``): the full pairwise tests inside the search, the checks of the
+"""Paced tests (``engine.dead_ends.pacing``): the full pairwise tests inside the search, the checks of the
 remembered dead tables and the case split on twins stand down while they have not paid for
 themselves. Which sound tests run changes what a search costs, never a decided verdict: the
 gates follow the counts they are written over, a paced search with gates that close early gives
@@ -16,7 +16,8 @@ from exhaustive import TooBig, exhaustive_verdict
 from hypothesis import event, given, settings
 from test_h2 import one_deck
 
-from solver.engine import h2, layout, moves, pacing, search
+from solver.engine import layout, moves, search
+from solver.engine.dead_ends import arrays, entry, pacing
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
@@ -61,21 +62,21 @@ def test_the_gates_follow_the_counts():
     of the remembered tables while fewer than ``checks_per_dead`` a position they proved dead plus
     the allowance of each table stored; a slot of 0 paces nothing, and the search's trigger of
     the full test and its check of the tables ask the gates."""
-    tables = h2.make_tables()
-    header = tables[h2.H2_HEADER]
-    header[h2.HEADER_DEAD], header[h2.HEADER_NOGOOD_DEAD], header[h2.HEADER_FAMILY_DEAD] = 2, 3, 4
-    header[h2.HEADER_PAIRS_ON], header[h2.HEADER_RING_FILL], header[h2.HEADER_FACTS] = 1, 1, 10
+    tables = arrays.make_tables()
+    header = tables.header
+    header[arrays.HEADER_DEAD], header[arrays.HEADER_NOGOOD_DEAD], header[arrays.HEADER_FAMILY_DEAD] = 2, 3, 4
+    header[arrays.HEADER_PAIRS_ON], header[arrays.HEADER_RING_FILL], header[arrays.HEADER_FACTS] = 1, 1, 10
     paced, unpaced = control(10, 100), control(0, 0)
     checks_allowed = DEFAULT.checks_per_dead * 3 + 100 * 2
     for calls, checks, tests_run, checks_run in [
         (14, checks_allowed - 1, True, True),
         (15, checks_allowed, False, False),
     ]:
-        header[h2.HEADER_CALLS], header[h2.HEADER_NOGOOD_CALLS] = calls, checks
-        assert pacing.tests_pay(paced, tables) == search.pairs_due(paced, tables, 0) == tests_run
-        assert pacing.checks_pay(paced, tables) == search.ring_asked(paced, tables) == checks_run
+        header[arrays.HEADER_CALLS], header[arrays.HEADER_NOGOOD_CALLS] = calls, checks
+        assert pacing.tests_pay(paced, tables) == pacing.pairs_due(paced, tables, 0) == tests_run
+        assert pacing.checks_pay(paced, tables) == entry.ring_asked(paced, tables) == checks_run
         assert pacing.tests_pay(control(0, 100), tables) and pacing.checks_pay(control(10, 0), tables)
-        assert search.pairs_due(unpaced, tables, 0) and search.ring_asked(unpaced, tables)
+        assert pacing.pairs_due(unpaced, tables, 0) and entry.ring_asked(unpaced, tables)
 
 
 @one_deck

@@ -1,4 +1,4 @@
-"""The facts of the positions on the search path (engine/path_facts.py), kept move by move: on
+"""The facts of the positions on the search path (engine/dead_ends/path_facts.py), kept move by move: on
 random play of every one-deck rule set, the facts after each move, from the facts before it and
 the move, are the facts read from the whole position; ``read_facts`` reads a position whole when
 its parent was not read, and keeps what it read; along the path of a paused search, every
@@ -13,8 +13,9 @@ from engine_helpers import engine_moves
 from strategies import dealt_board
 from test_h2 import one_deck, tables_for
 
-from solver.engine import h2, layout, move_kinds, moves, path_facts, search
+from solver.engine import apply, layout, move_kinds, moves, search
 from solver.engine.apply import apply_move, undo_move
+from solver.engine.dead_ends import arrays, h2, path_facts
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
@@ -27,7 +28,7 @@ WALKS, STEPS = 12, 120
 
 def whole_facts(packed, tables) -> tuple[bool, np.ndarray]:
     encoded = bool(h2.position_facts(packed.state, packed.params, tables))
-    return encoded, tables[h2.H2_POSITION_MASK].copy()
+    return encoded, tables.position.copy()
 
 
 @one_deck
@@ -65,7 +66,7 @@ def test_read_facts_reads_whole_where_the_parent_was_not_read():
     rules = Rules("yukon")
     root = dealt_board(rules, 5)
     tables, packed = tables_for(root, rules), pack(root, rules)
-    stack = layout.make_stack(4, 512, h2.WORDS)
+    stack = layout.make_stack(4, 512, arrays.WORDS)
     status = stack[layout.STACK_FACTS_READ]
     status[:] = path_facts.UNREAD
     for depth in range(3):
@@ -77,13 +78,13 @@ def test_read_facts_reads_whole_where_the_parent_was_not_read():
         if depth == 2:
             status[1] = path_facts.UNREAD  # as if no test had asked about the parent
         whole = whole_facts(packed, tables)[1]
-        tables[h2.H2_POSITION_MASK][:] = 0
+        tables.position[:] = 0
         assert path_facts.read_facts(packed.state, packed.params, stack, depth, tables)
         assert status[depth] == path_facts.READ
-        assert np.array_equal(tables[h2.H2_POSITION_MASK], whole), depth
+        assert np.array_equal(tables.position, whole), depth
         stack[layout.STACK_FACTS][depth, 0] ^= np.uint64(1 << 60)  # a second read keeps what it read
         assert path_facts.read_facts(packed.state, packed.params, stack, depth, tables)
-        assert not np.array_equal(tables[h2.H2_POSITION_MASK], whole)
+        assert not np.array_equal(tables.position, whole)
         stack[layout.STACK_FACTS][depth, 0] ^= np.uint64(1 << 60)
 
 
@@ -100,7 +101,7 @@ def test_the_facts_kept_along_a_searched_path_are_its_positions(deal, rules):
     packed = pack(deal_board("yukon", deal, "kpat"), rules)
     searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
     h2.build_tables(packed.state, packed.params, searched.dead_ends)  # the tests let run, as at 2,000
-    searched.dead_ends[h2.H2_HEADER][h2.HEADER_PAIRS_ON] = 1
+    searched.dead_ends.header[arrays.HEADER_PAIRS_ON] = 1
     budget, checked = Budget(Limits(max_nodes=None, time_limit=None)), Counter()
     stack, p = searched.stack, packed
     for cap in range(20_000, 400_001, 20_000):
@@ -114,5 +115,5 @@ def test_the_facts_kept_along_a_searched_path_are_its_positions(deal, rules):
                 checked[at > 0 and status[at - 1] == path_facts.READ] += 1
             if at:
                 undo_move(p.state, p.params, p.zobrist, p.column_keys, stack[layout.STACK_APPLIED][at - 1])
-        search.walk_forward(p.state, p.params, p.zobrist, p.column_keys, stack, 0, depth)
+        apply.walk_forward(p.state, p.params, p.zobrist, p.column_keys, stack, 0, depth)
     assert checked[True] > 100 and checked[False] > 0, checked

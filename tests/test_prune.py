@@ -1,4 +1,4 @@
-"""engine/prune.py: HOPELESS, the test that calls positions lost, and the twin rules."""
+"""engine/dead_ends/prune.py: HOPELESS, the test that calls positions lost, and the twin rules."""
 
 from collections import Counter
 
@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RULE_SETS, dead_positions, deal_numbers, seeds
 
-from solver.engine import apply, layout, moves, prune
+from solver.engine import apply, layout, moves
+from solver.engine.dead_ends import prune
 from solver.game import reference
 from solver.game.board import parse_board
 from solver.game.cards import parse_card

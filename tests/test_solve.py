@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from pinned import pinned_deals
 from strategies import RULE_SETS, dead_positions, small_positions
 
-from solver.engine import h2, layout, moves, search
+from solver.engine import layout, moves, search
+from solver.engine.dead_ends import arrays
 from solver.engine.move_kinds import STOCK_DEAL
 from solver.engine.table import make_table
 from solver.game import reference
@@ -212,7 +213,7 @@ def test_a_deep_search_is_cut_only_by_its_stack(max_depth, buffered_moves, trunc
     rules = Rules("russian", foundation_return=True)
     packed = pack(deal_board("russian", 20312, "pysol"), rules)
     table = make_table(1 << 22)
-    stack = layout.make_stack(max_depth, buffered_moves, h2.WORDS)
+    stack = layout.make_stack(max_depth, buffered_moves, arrays.WORDS)
     control = search.make_control(search.DFS, moves.ALL_REDUCTIONS, 0, np.iinfo(np.int64).max, UNPACED_TUNING)
     p = packed
     dead_ends = dead_end_tables()

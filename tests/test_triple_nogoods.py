@@ -1,4 +1,4 @@
-"""The remembered dead families of triples (engine/triple_nogoods.py) and the path tests that
+"""The remembered dead families of triples (engine/dead_ends/triple_nogoods.py) and the path tests that
 store them: the kernel's check is the plain reading of a stored family, every position it flags
 is flagged by the full test over triples, the positions a stored dead position leads to are
 flagged, and search verdicts with the path tests and their families are those of the search with
@@ -18,7 +18,8 @@ from strategies import dealt_board, playout
 from test_h2 import one_deck, tables_for
 from test_h3 import triples_dead
 
-from solver.engine import h2, moves, triple_nogoods
+from solver.engine import moves
+from solver.engine.dead_ends import arrays, h2, triple_nogoods
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
@@ -44,11 +45,11 @@ def held_in_python(tables) -> bool:
     """Does the first remembered family hold every set of at most three facts of the position
     whose facts ``position_mask`` holds? (Read straight from the ring slot, every row {p, q},
     p <= q: the rows ``h3`` writes.)"""
-    header = tables[h2.H2_HEADER]
-    count, words = int(header[h2.HEADER_FACTS]), int(header[h2.HEADER_WORDS])
-    slot = tables[h2.H2_FAMILY_RING_ORDER][0]
-    family = tables[h2.H2_FAMILY_RING][slot][: count * count * words].reshape(count, count, words)
-    mask = tables[h2.H2_POSITION_MASK][:words]
+    header = tables.header
+    count, words = int(header[arrays.HEADER_FACTS]), int(header[arrays.HEADER_WORDS])
+    slot = tables.remembered_triples.order[0]
+    family = tables.remembered_triples.families[slot][: count * count * words].reshape(count, count, words)
+    mask = tables.position[:words]
     facts = np.flatnonzero(np.unpackbits(mask.view(np.uint8), bitorder="little")[:count])
     rows = family[np.ix_(facts, facts)]
     upper = facts[:, None] <= facts[None, :]
@@ -143,9 +144,9 @@ def test_the_family_check_equals_a_plain_reading_around_a_dead_end():
 def facts_held(tables) -> bool:
     """Is every fact of the position ``position_mask`` holds a single fact of the first
     remembered family?"""
-    words = int(tables[h2.H2_HEADER][h2.HEADER_WORDS])
-    slot = tables[h2.H2_FAMILY_RING_ORDER][0]
-    mask, facts = tables[h2.H2_POSITION_MASK][:words], tables[h2.H2_FAMILY_RING_FACTS][slot][:words]
+    words = int(tables.header[arrays.HEADER_WORDS])
+    slot = tables.remembered_triples.order[0]
+    mask, facts = tables.position[:words], tables.remembered_triples.facts[slot][:words]
     return bool(np.all(mask & ~facts == 0))
 
 

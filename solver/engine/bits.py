@@ -1,5 +1,5 @@
-"""Bitsets of uint64 words: a set of small numbers (the facts of ``h2``, ``h3`` and their remembered
-tables) as bits, number n at bit n % 64 of word n // 64."""
+"""Bitsets of uint64 words: a set of small numbers (the facts of ``dead_ends.h2``, ``dead_ends.h3``
+and their remembered tables) as bits, number n at bit n % 64 of word n // 64."""
 
 import numpy as np
 

@@ -1,17 +1,20 @@
 """The kernel groups a solve compiles, each once per machine and when it first needs it
 (``jit.KernelCache.kernels_ready``; ``solver.search.solve.kernels_ready`` calls their kernels on a one-move
-position): the light search every solve runs (``search.DEAD_END_TESTS``), the pairwise tests a
+position): the light search every solve runs (``dead_ends.entry``'s light entry points), the pairwise tests a
 deal not won in ``SearchConfig.root_pairs_after`` positions turns on, the test over triples
 after ``root_triples_after``, and the reason of a lost deal. Each with the CPU seconds it took
 to compile on the project's 2-core machine (``benchmarks/bench_cold_start.py``)."""
 
-from solver.engine import h2, h3, prune, search, shortcut, table
+from solver.engine import search, shortcut, table
+from solver.engine.dead_ends import entry, h2, h3, prune
 from solver.engine.jit import KernelGroup, variant
 
-new_position_dead_light = variant(search.new_position_dead, "new_position_dead_light", DEAD_END_TESTS=False)
-search_start_light = variant(search.search_start, "search_start_light", DEAD_END_TESTS=False)
+search_start_light = variant(search.search_start, "search_start_light", root_dead=entry.root_dead_light)
 search_chunk_light = variant(
-    search.search_chunk, "search_chunk_light", DEAD_END_TESTS=False, new_position_dead=new_position_dead_light
+    search.search_chunk,
+    "search_chunk_light",
+    position_dead=entry.position_dead_light,
+    costly_path_test=entry.costly_path_test_light,
 )
 
 
@@ -21,5 +24,5 @@ SEARCH = KernelGroup(
 PAIRS = KernelGroup(
     "pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_start, search.search_chunk)
 )
-TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, search.path_triples_dead))
+TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, entry.path_triples_dead))
 LOSS = KernelGroup("loss reasons", 1, (prune.hopeless, h2.h2_dead))

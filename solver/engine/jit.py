@@ -163,18 +163,22 @@ class KernelGroup:
     kernels: tuple
 
 
-# The mark of the kernel groups compiled completely into this install location's cache folder
-# (``KernelCache.location_folder``): the groups' names and the SHA-256 of every engine cache file there.
+# The mark of the kernel groups compiled completely into this install location's cache folders
+# (``KernelCache.location_folders``): the groups' names and the SHA-256 of every engine cache file there.
 COMPLETE_MARK = "complete"
+# The engine's folders that hold kernel sources (the engine's own, its subpackages'), relative to it:
+# numba keeps the kernels of each source folder in a cache subfolder of its own.
+SOURCE_FOLDERS = sorted({path.parent.relative_to(ENGINE_FOLDER) for path in ENGINE_FOLDER.rglob("*.py")})
 
 
-def engine_cache_files(folder: Path) -> list[Path]:
-    """The cache files in ``folder`` (a ``KernelCache.location_folder``)."""
-    return sorted(path for path in folder.glob("*") if path.is_file())
+def engine_cache_files(folders: list[Path]) -> list[Path]:
+    """The cache files in ``folders`` (a ``KernelCache``'s ``location_folders``)."""
+    return sorted(path for folder in folders for path in folder.glob("*") if path.is_file())
 
 
-def file_digests(folder: Path) -> dict[str, str]:
-    return {path.name: file_digest(path) for path in engine_cache_files(folder)}
+def file_digests(folders: list[Path]) -> dict[str, str]:
+    """``file_digest`` of every cache file in ``folders``, by its folder's and its own name."""
+    return {f"{path.parent.name}/{path.name}": file_digest(path) for path in engine_cache_files(folders)}
 
 
 def file_digest(path: Path) -> str:
@@ -196,7 +200,7 @@ def file_digest(path: Path) -> str:
 class KernelCache:
     """The kernels' on-disk cache: its ``folder`` (None: compiling without a cache), the ``note``
     saying why it is not the preferred one, the ``engine_folder`` whose install location names the
-    subfolder numba keeps the engine's kernels in, and whether kernels are still ``saving``: the
+    subfolders numba keeps the engine's kernels in, and whether kernels are still ``saving``: the
     first write that fails (a full disk) stops every later one, with one warning line on stderr,
     and the kernels are then compiled without a cache. ``CACHE`` is the process's one; a test makes
     its own over a folder of its own."""
@@ -205,15 +209,19 @@ class KernelCache:
         self.folder, self.note, self.engine_folder = folder, note, engine_folder
         self.saving = True
 
-    def location_folder(self) -> Path | None:
-        """The subfolder of the cache where numba keeps the engine's kernels of this install location
-        (numba names it after the source folder's path, so each location has its own)."""
+    def location_folders(self) -> list[Path]:
+        """The subfolders of the cache where numba keeps the engine's kernels of this install
+        location, one for each of the engine's source folders (``SOURCE_FOLDERS``: numba names
+        each after its source folder's path, so each location has its own); the engine folder's
+        own first; none without a cache."""
         if self.folder is None:
-            return None
-        return self.folder / _CacheLocator.get_suitable_cache_subpath(str(self.engine_folder / "jit.py"))
+            return []
+        sources = (self.engine_folder / source / "jit.py" for source in SOURCE_FOLDERS)
+        return [self.folder / _CacheLocator.get_suitable_cache_subpath(str(source)) for source in sources]
 
     def mark_path(self) -> Path:
-        return self.folder / f"{self.location_folder().name}.{COMPLETE_MARK}"
+        """The mark of this install location, named after its engine folder's cache subfolder."""
+        return self.folder / f"{self.location_folders()[0].name}.{COMPLETE_MARK}"
 
     def read_mark(self) -> dict:
         """The mark's groups and files (empty when there is none, or it is unreadable)."""
@@ -226,7 +234,7 @@ class KernelCache:
 
     def is_complete(self, group: str) -> bool:
         """Whether the kernels of ``group`` were compiled completely into this location's cache
-        folder and every file the mark names is still as written (another process compiling another
+        folders and every file the mark names is still as written (another process compiling another
         group meanwhile changes some: this then answers no until it is done)."""
         if self.folder is None:
             return False
@@ -234,7 +242,7 @@ class KernelCache:
         if group not in mark.get("groups", ()):
             return False
         try:
-            return mark["files"].items() <= file_digests(self.location_folder()).items()
+            return mark["files"].items() <= file_digests(self.location_folders()).items()
         except OSError:
             return False
 
@@ -243,14 +251,14 @@ class KernelCache:
         longer as written (truncated, edited), remove every cache file of this location and the
         mark, so that numba compiles afresh instead of unpickling a broken file."""
         mark = self.read_mark()
-        folder = self.location_folder()
+        folders = self.location_folders()
         try:
-            intact = mark.get("files", {}).items() <= file_digests(folder).items()
+            intact = mark.get("files", {}).items() <= file_digests(folders).items()
         except OSError:
             intact = False
         if intact:
             return
-        for path in engine_cache_files(folder) if folder.is_dir() else ():
+        for path in engine_cache_files(folders):
             path.unlink(missing_ok=True)
         self.mark_path().unlink(missing_ok=True)
 
@@ -261,7 +269,7 @@ class KernelCache:
             return
         groups = set(self.read_mark().get("groups", ())) | {group}
         try:
-            mark = {"groups": sorted(groups), "files": file_digests(self.location_folder())}
+            mark = {"groups": sorted(groups), "files": file_digests(self.location_folders())}
             self.mark_path().write_text(json.dumps(mark), encoding="utf-8")
         except OSError as error:
             self.stop(error)

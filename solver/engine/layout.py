@@ -61,7 +61,7 @@ space makes paths of tens of thousands of moves, with foundation return especial
                                     test
     stack[STACK_LANDING][card]      (int64) scratch for ``moves.landing_columns``
     stack[STACK_FACTS][depth, w]    (uint64) the pairwise tests' facts of the position at ``depth``,
-    stack[STACK_FACTS_READ][depth]  (int8) once read (``path_facts``: UNREAD, READ, UNENCODED)
+    stack[STACK_FACTS_READ][depth]  (int8) once read (``dead_ends.path_facts``: UNREAD, READ, UNENCODED)
 
 The control block, one int64 array (made by ``search.make_control``):
 
@@ -79,28 +79,28 @@ The control block, one int64 array (made by ``search.make_control``):
                                     stock deal's place"): ordering only
     control[CONTROL_PAIRS_SPACING]  with H2_SEARCH: the positions searched below a position
                                     before its later children get the pairwise tests
-                                    (``search.pairs_due``)
+                                    (``dead_ends.pacing.pairs_due``)
     control[CONTROL_COSTLY_AFTER]   with H2_SEARCH: the positions searched below a position on the
                                     path before it gets the full pairwise test itself
-                                    (``search.test_costly``; 0: never)
+                                    (``dead_ends.entry.test_costly``; 0: never)
     control[CONTROL_COSTLY_FROM]    the shallowest depth of the path that may still be untested
     control[CONTROL_COSTLY_TESTS], control[CONTROL_COSTLY_DEAD]   those tests, and of them dead
     control[CONTROL_COSTLY_WAIT]    positions searched before the next of those tests may run
-    control[CONTROL_TESTS_ON_TRIAL] the trial of the paced full tests of the search (``pacing``;
+    control[CONTROL_TESTS_ON_TRIAL] the trial of the paced full tests of the search (``dead_ends.pacing``;
                                     0: not paced)
     control[CONTROL_CHECKS_PER_TABLE] the checks of the remembered dead tables each dead table
-                                    stored allows (``pacing``; 0: not paced)
+                                    stored allows (``dead_ends.pacing``; 0: not paced)
     control[CONTROL_SPLITS_ON_TRIAL] the trial of the paced case split on twins in the search
-                                    (``pacing.splits_pay``; 0: not paced)
+                                    (``dead_ends.pacing.splits_pay``; 0: not paced)
     control[CONTROL_SPLIT_CALLS], control[CONTROL_SPLIT_DEAD]   the search's tests with the case
                                     split, and the positions of them only the split proved dead
     control[CONTROL_SPLIT_SKIPS]    the tests after the split's allowance ran out (one in
                                     ``control[CONTROL_SPLIT_SAMPLE]`` of them still takes the split)
     control[CONTROL_COSTLY_CREDIT]  the tests of costly positions a test that found a dead one earns
     control[CONTROL_CHECKS_PER_DEAD] the checks of the remembered dead tables each position they
-                                    proved dead allows (``pacing.checks_pay``)
+                                    proved dead allows (``dead_ends.pacing.checks_pay``)
     control[CONTROL_SPLITS_PER_DEAD] the tests with the case split each position only the split
-                                    proved dead allows (``pacing.splits_pay``)
+                                    proved dead allows (``dead_ends.pacing.splits_pay``)
     control[CONTROL_SPLIT_SAMPLE]   once those are spent, one test in this many still takes the split
 
 The tuning slots (``TUNING_SLOTS``: the spacing, the costly tests' threshold and credit, the

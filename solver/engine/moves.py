@@ -41,25 +41,25 @@ FIRST_EMPTY_ONLY: of several empty columns, only the first is offered as a targe
     positions reached through the others differ only in column order.
     Both hold only while no stock is left: a stock deal puts its cards on columns 1, 2, ...
     in turn, so with stock left the order of the columns matters (and the key keeps it).
-HOPELESS (applied by the search, see ``prune``): a position in which some card can never
+HOPELESS (applied by the search, see ``dead_ends.prune``): a position in which some card can never
     reach a foundation gets no moves. At the root the test includes the case split on which
-    of two twins leaves first (``prune.twins_hopeless``).
-TWIN_SPLIT (applied by the search, see ``prune``): after the moves HOPELESS is tested after,
+    of two twins leaves first (``dead_ends.prune.twins_hopeless``).
+TWIN_SPLIT (applied by the search, see ``dead_ends.prune``): after the moves HOPELESS is tested after,
     the test with its case split on twins (one deck, alternating colours), which flags every
-    position HOPELESS flags and more; paced (``pacing.split_now``): where the split seldom
+    position HOPELESS flags and more; paced (``dead_ends.pacing.split_now``): where the split seldom
     flags more, HOPELESS alone runs in most of those tests.
-H2 (applied by the search, see ``h2``): a root whose pairwise (h^2) reachability leaves some
+H2 (applied by the search, see ``dead_ends.h2``): a root whose pairwise (h^2) reachability leaves some
     card's home unreachable gets no moves; H2_SEARCH: nor does a position inside the search
-    where the test runs (``search.pairs_due``: below positions whose subtrees proved costly);
-    NOGOODS (see ``nogoods``): nor does any position whose
+    where the test runs (``dead_ends.pacing.pairs_due``: below positions whose subtrees proved costly);
+    NOGOODS (see ``dead_ends.nogoods``): nor does any position whose
     fact pairs all lie in the pair table of a position the test proved dead; WIDE_NOGOODS
-    (``nogoods.widen``): the table is first closed again from a wider start, the dead
+    (``dead_ends.nogoods.widen``): the table is first closed again from a wider start, the dead
     position's facts plus every fact of each card its dead end does not depend on. The test
     runs only once the solve found the deal not easy (``solver.search.solve``).
-TRIPLES (see ``h3``): a root whose reachability over sets of three facts (h^3) leaves two home
+TRIPLES (see ``dead_ends.h3``): a root whose reachability over sets of three facts (h^3) leaves two home
     facts never true together gets no moves; tested once a deal, after the solve has searched
     ``SearchConfig.root_triples_after`` positions without a verdict.
-PATH_TRIPLES (see ``h3`` and ``triple_nogoods``; one deck): once the root was tested over
+PATH_TRIPLES (see ``dead_ends.h3`` and ``dead_ends.triple_nogoods``; one deck): once the root was tested over
     triples, positions of the path with large subtrees are tested too, rationed
     (``solver.search.dead_ends.test_path_over_triples``), and a dead one is left; the family of
     each dead one is remembered, and nor does any position get moves whose sets of facts all lie

@@ -14,7 +14,7 @@ line is replayed on the reference engine, an unsolvable verdict needs an exhaust
 search). Under a budget of positions or seconds, what is left unknown can differ.
 
 The ration of the path's tests over triples (``PathRation``, asked by ``solver.search.dead_ends``
-between two chunks of the search): a test over triples (``engine.h3``) of a hard deal's mid-game
+between two chunks of the search): a test over triples (``engine.dead_ends.h3``) of a hard deal's mid-game
 position costs 35-60 ms, the search of some 50,000-100,000 positions. Where the tests find dead
 positions they can spare millions (KPat 3000105: lost in 8.0 M positions with them, still unknown at
 40 M without), and their first find comes early (KPat 3000105 and 500023: the 8th and the 7th test);
@@ -104,30 +104,30 @@ class SearchConfig:
     # Positions the solve searches without a verdict before the pairwise tests run (``root_dead``).
     root_pairs_after: int = 2_000
     # Positions the solve searches without a verdict before the test over triples runs on the root
-    # (``engine.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
+    # (``engine.dead_ends.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so
     # a deal it does not decide pays about a third more (docs/hard-tail.md, "Triples at the root").
     root_triples_after: int = 300_000
     # With the root alive, positions of the path with path_triples_after positions below them get
     # the test over triples too (``dead_ends.test_path_over_triples``), as often as the ration
     # allows: one test per path_triples_spacing positions of the solve, path_triples_credit more
     # for each that proved a position dead, the gaps doubling after path_triples_trial tests
-    # while none has (``engine.pacing``'s docstring: how they were tuned).
+    # while none has (``engine.dead_ends.pacing``'s docstring: how they were tuned).
     path_triples_after: int = 100_000
     path_triples_spacing: int = 1_000_000
     path_triples_credit: int = 10
     path_triples_trial: int = 16
 
     # Positions searched below a position before its later children get the full pairwise test
-    # (``engine.search.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
+    # (``engine.dead_ends.pacing.pairs_due``): tuned on PySolFC 395, 1015, 1251, 2368 among 300, 2000 and
     # 10,000, confirmed on 324, 1300 and KPat 20002, 5000064, 5000096 (docs/performance.md).
     pairs_spacing: int = 10_000
     # Positions searched below a position on the path before it gets the full pairwise test itself
-    # (``engine.search.test_costly``): tuned on PySolFC 395, 1015, 1251, 2368 and KPat 40092, 40178,
+    # (``engine.dead_ends.entry.test_costly``): tuned on PySolFC 395, 1015, 1251, 2368 and KPat 40092, 40178,
     # 700128, 2000173, 2000179 among 1,000 and 3,000 (docs/performance.md). 0: never. Those tests
     # are rationed: one per costly_after positions plus costly_credit for each that found a dead one.
     costly_after: int = 3_000
     costly_credit: int = 20
-    # Paced tests (``engine.pacing``; 0 leaves the tests, or the checks, unpaced): the search's full
+    # Paced tests (``engine.dead_ends.pacing``; 0 leaves the tests, or the checks, unpaced): the search's full
     # pairwise tests run while fewer than tests_on_trial plus the positions the tests proved dead,
     # and each dead table stored allows checks_per_table checks of the remembered tables (each
     # position they proved dead, checks_per_dead). Chosen from the hard list, where the tests prove

@@ -1,6 +1,6 @@
 """Why a deal is lost, in words a person can check on the table.
 
-The dead-end test HOPELESS (``engine.prune``, whose docstring argues it) asks of every card
+The dead-end test HOPELESS (``engine.dead_ends.prune``, whose docstring argues it) asks of every card
 in the columns whether, at some time from now on, it can be *exposed*, *leave* the card it
 lies on, and go *home*, deriving those events to a fixpoint; a card never derived home
 proves the position lost. ``Derivation`` is that fixpoint in plain Python, on a Board,
@@ -13,7 +13,7 @@ form a circle (A waits for B, B for A), which is itself the proof: none of them 
 the first to happen.
 
 A reason is given only when the kernel's own test flags the position: ``prune.hopeless``
-(then the chain above), or the pairwise test ``engine.h2`` (whose argument runs over pairs
+(then the chain above), or the pairwise test ``engine.dead_ends.h2`` (whose argument runs over pairs
 of facts and has no such chain: the reason names the cards whose *home* fact its kernel
 table finds unreachable, or two cards whose home facts it finds never reachable together), or
 HOPELESS's case split on twins (named, not told). Otherwise the reason names what proved the
@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.engine import h2, prune
+from solver.engine.dead_ends import arrays, h2, prune
 from solver.errors import counted
 from solver.game.board import Board
 from solver.game.cards import KING, card_rank, card_suit, card_text, is_red, make_card
@@ -44,7 +44,7 @@ THREAD_TABLES = threading.local()
 @dataclass
 class Derivation:
     """HOPELESS's fixpoint on ``board``: the places whose events are derived, and whether
-    some column can ever be empty (see ``engine.prune``)."""
+    some column can ever be empty (see ``engine.dead_ends.prune``)."""
 
     board: Board
     rules: Rules
@@ -70,7 +70,7 @@ class Derivation:
             self.twins[place] = self.twin_on(place)
         for slot, height in enumerate(board.foundations):
             self.ever_home.update(make_card(rank, slot % 4) for rank in range(1, height + 1))
-        self.ever_home.update(board.stock)  # stock cards are free (see ``engine.prune``)
+        self.ever_home.update(board.stock)  # stock cards are free (see ``engine.dead_ends.prune``)
         self.exposable.update(board.stock)
         self.column_empties = any(not cards for cards in board.columns)
         for column, cards in enumerate(board.columns):
@@ -156,7 +156,7 @@ class Derivation:
 
     def twin_on(self, place: Place) -> Place | None:
         """The place of the twin lying directly on a face-down card (one deck, alternating
-        colours, not Kings: see "Twins" in ``engine.prune``), else None."""
+        colours, not Kings: see "Twins" in ``engine.dead_ends.prune``), else None."""
         column, index = place
         cards = self.board.columns[column]
         if self.rules.same_suit_building or self.rules.decks != 1 or not self.face_down(place):
@@ -318,11 +318,11 @@ def kernel_flags(board: Board, rules: Rules) -> tuple[bool, list[int], tuple[int
     hopeless = bool(prune.hopeless(packed.state, packed.params))
     tables = getattr(THREAD_TABLES, "tables", None)
     if tables is None:
-        tables = THREAD_TABLES.tables = h2.make_tables()
+        tables = THREAD_TABLES.tables = arrays.make_tables()
     h2.build_tables(packed.state, packed.params, tables)
-    if not tables[h2.H2_HEADER][h2.HEADER_FACTS] or not h2.h2_dead(packed.state, packed.params, tables):
+    if not tables.header[arrays.HEADER_FACTS] or not h2.h2_dead(packed.state, packed.params, tables):
         return hopeless, [], None
-    home_rows = [int(row) for row in tables[h2.H2_REACH][:52, 0]]  # home(c) is fact c, in word 0
+    home_rows = [int(row) for row in tables.pairs.reach[:52, 0]]  # home(c) is fact c, in word 0
     unreachable = [card for card in range(52) if not home_rows[card] >> card & 1]
     if unreachable:
         return hopeless, unreachable, None
@@ -369,7 +369,7 @@ def loss_reason(board: Board, rules: Rules, nodes: int, proof: Proof) -> str:
         return (
             "The dead-end test shows it by a case split on twins (two cards of one rank and colour, "
             "which build on the same two cards): whichever of a pair leaves first, some card can "
-            'never go home (solver/engine/prune.py, "Twins").'
+            'never go home (solver/engine/dead_ends/prune.py, "Twins").'
         )
     return PROOF_SENTENCES[proof].format(nodes=nodes)
 

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from solver.engine import groups, h2, jit, layout, moves, search, table
+from solver.engine import groups, jit, layout, moves, search, table
+from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, WORDS, DeadEndTables
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
 from solver.game.cards import KING, make_card
@@ -39,7 +40,7 @@ def search_stack(config: SearchConfig):
     and writes every entry before it reads it, and ``Search.path`` copies what it returns."""
     sizes = (config.max_depth, config.buffered_moves)
     if getattr(_thread_stacks, "sizes", None) != sizes:
-        _thread_stacks.stack = layout.make_stack(*sizes, h2.WORDS)
+        _thread_stacks.stack = layout.make_stack(*sizes, WORDS)
         _thread_stacks.sizes = sizes
     return _thread_stacks.stack
 
@@ -55,7 +56,7 @@ class Search:
         limit: int,
         memory_bytes: int,
         branch_limit: int = 0,
-        dead_ends: tuple[np.ndarray, ...] | None = None,
+        dead_ends: DeadEndTables | None = None,
         deal_score: int = 0,
         config: SearchConfig = DEFAULT,
     ):
@@ -165,7 +166,7 @@ class Search:
         return bool(self.control[layout.CONTROL_TRUNCATED])
 
 
-def search_kernels(dead_ends: tuple[np.ndarray, ...]):
+def search_kernels(dead_ends: DeadEndTables):
     """The search kernels (start, chunk) for a solve's tests so far: the light ones (compiled
     without the dead-end tests beyond HOPELESS) while they search alike."""
     if light_search_will_do(dead_ends):
@@ -295,7 +296,7 @@ def decide(
 
 
 def first_win(
-    packed: Packed, dead_ends: tuple[np.ndarray, ...], options: int, config: SearchConfig, budget: Budget
+    packed: Packed, dead_ends: DeadEndTables, options: int, config: SearchConfig, budget: Budget
 ) -> tuple[Search, int, int]:
     """Depth-first search for a win. Probes that follow only the best 1, 2, 3 moves of
     each position (fresh tables, bounded nodes), the first three also leaving built cards
@@ -338,10 +339,10 @@ def run_testing_root(
     root a test proves lost returns its proof (a search of the root, exhausted at once) in place
     of ``searched``."""
     dead_ends, config = searched.dead_ends, searched.config
-    header = dead_ends[h2.H2_HEADER]
+    header = dead_ends.header
     stages = (
-        (config.root_pairs_after, h2.HEADER_PAIRS_ON, root_dead, PAIRS, Proof.ROOT_PAIRS),
-        (config.root_triples_after, h2.HEADER_ROOT_TRIPLES, root_triples_dead, TRIPLES, Proof.ROOT_TRIPLES),
+        (config.root_pairs_after, HEADER_PAIRS_ON, root_dead, PAIRS, Proof.ROOT_PAIRS),
+        (config.root_triples_after, HEADER_ROOT_TRIPLES, root_triples_dead, TRIPLES, Proof.ROOT_TRIPLES),
     )
     for after, done, root_test, kernels, test_proof in stages:
         if header[done]:

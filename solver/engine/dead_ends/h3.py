@@ -45,14 +45,14 @@ precondition) it adds, with A = add(a): (1) every set within A; (2) every set of
 facts of A with a fact q outside A and del(a) such that ``triples[x, y]`` holds q for all
 preconditions x, y (which covers {q, x} and {q} too); (3) every {p, q, r} with p in A and q, r
 such facts, r paired with q and with q and every precondition. The table is ``h2``'s
-``H2_TRIPLES`` (16 MiB, of which a call touches facts x facts / 2 rows). Case (2) runs for every
+``triples.family`` (16 MiB, of which a call touches facts x facts / 2 rows). Case (2) runs for every
 partner q at once, one pair of A's facts at a time (``add_with_partners``: the row of the pair
 tells which q are new), not partner by partner: a call 1.4 times cheaper (KPat 500023's root
 59.7 ms instead of 85.6, 1000051's 41.3 instead of 55.8; the same family: the order in which
 sound additions are made does not change the fixpoint).
 
 The verdict is kept in ``h2``'s header with the root's two position keys (``HEADER_ROOT_...``),
-and a search started from a position with those keys gives it no moves (``search.search_start``):
+and a search started from a position with those keys gives it no moves (``entry.root_dead``):
 the proof of a root flagged dead is a search of it, exhausted at once.
 """
 
@@ -60,16 +60,10 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import has_bit, set_bit
-from solver.engine.h2 import (
+from solver.engine.dead_ends.arrays import (
     ADD,
     ADD_COUNT,
     EVERY_HOME,
-    H2_ACTIONS,
-    H2_HEADER,
-    H2_MASKS,
-    H2_POSITION_MASK,
-    H2_TRIPLE_SCRATCH,
-    H2_TRIPLES,
     HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_ROOT_DEAD,
@@ -81,8 +75,8 @@ from solver.engine.h2 import (
     MASK_PRE,
     PRE,
     PRE_COUNT,
-    position_facts,
 )
+from solver.engine.dead_ends.h2 import position_facts
 from solver.engine.jit import kernel
 from solver.engine.layout import position_keys
 
@@ -237,17 +231,17 @@ def add_with_partners(triples, a, b, partners, fact_count, words):
 def h3_dead(state, params, tables):
     """Is the position at ``state`` lost by the test over triples (two home facts, or one, never
     in the family together)? False whenever ``h2``'s tables do not apply."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
     if fact_count == 0 or not position_facts(state, params, tables):
         return False
-    triples, actions, masks = tables[H2_TRIPLES], tables[H2_ACTIONS], tables[H2_MASKS]
-    fill_position(triples, tables[H2_POSITION_MASK], fact_count, words)
+    triples, actions, masks = tables.triples.family, tables.encoding.actions, tables.encoding.masks
+    fill_position(triples, tables.position, fact_count, words)
     grew = True
     while grew and not every_home_pair(triples):
         grew = False
         for action in range(action_count):
-            if apply_action(triples, actions, masks, action, fact_count, words, tables[H2_TRIPLE_SCRATCH]):
+            if apply_action(triples, actions, masks, action, fact_count, words, tables.triples.scratch):
                 if every_home_pair(triples):  # the family only grows: alive, whatever the sweep adds
                     return False
                 grew = True
@@ -257,9 +251,9 @@ def h3_dead(state, params, tables):
 @kernel
 def test_root(state, params, zobrist, column_keys, tables):
     """Run ``h3_dead`` on the root at ``state``; when it is dead, record that with the root's keys
-    for ``search.search_start``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
+    for ``entry.root_dead``. Returns the verdict. (``solver.search.dead_ends.root_triples_dead`` calls
     it once a solve and marks that in ``HEADER_ROOT_TRIPLES``.)"""
-    header = tables[H2_HEADER]
+    header = tables.header
     if not h3_dead(state, params, tables):
         return False
     first, second = position_keys(state, params, zobrist, column_keys)
@@ -271,8 +265,8 @@ def test_root(state, params, zobrist, column_keys, tables):
 @kernel
 def root_proved_dead(tables, first, second):
     """Is the position with keys ``first``, ``second`` the root ``test_root`` proved dead? (A
-    search of it gets no moves: ``search.search_start``.)"""
-    header = tables[H2_HEADER]
+    search of it gets no moves: ``entry.root_dead``.)"""
+    header = tables.header
     return (
         header[HEADER_ROOT_DEAD] != 0
         and header[HEADER_ROOT_FIRST] == np.int64(first)

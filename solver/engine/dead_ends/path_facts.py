@@ -20,24 +20,13 @@ packet's other cards keep their places and faces. A move of c to a foundation ta
 b), up(c) and clear(c), gives clear(b) (and up(b) when it turned b), and changes the slot's
 height (its home facts, and with return its nothome facts); a move back from a foundation the
 reverse. Stock deals (Milligan) never come here: the tables exist only for one deck and no stock
-(``h2.encodable``), and without them ``search.facts_read`` reads no facts. The tests compare the
+(``h2.encodable``), and without them ``entry.facts_read`` reads no facts. The tests compare the
 two on random play of every one-deck rule set, and along the path of a paused search.
 """
 
 from solver.engine.bits import clear_bit, copy_words
-from solver.engine.h2 import (
-    BASE,
-    FACT_CLEAR,
-    FACT_UP,
-    H2_FACTS,
-    H2_HEADER,
-    H2_HEIGHT_MASKS,
-    H2_POSITION_MASK,
-    HEADER_WORDS,
-    NO_FACT,
-    add_position_fact,
-    position_facts,
-)
+from solver.engine.dead_ends.arrays import BASE, FACT_CLEAR, FACT_UP, HEADER_WORDS, NO_FACT
+from solver.engine.dead_ends.h2 import add_position_fact, position_facts
 from solver.engine.jit import kernel
 from solver.engine.layout import CAPACITY, FOUNDATIONS, LENGTHS, STACK_APPLIED, STACK_FACTS, STACK_FACTS_READ
 from solver.engine.move_kinds import FROM_FOUNDATION, TABLEAU, TO_FOUNDATION
@@ -48,12 +37,12 @@ UNREAD, READ, UNENCODED = 0, 1, 2  # ``stack[STACK_FACTS_READ][depth]``
 
 @kernel
 def read_facts(state, params, stack, depth, tables):
-    """Put the facts of the position at ``depth`` of the path (at ``state``) in ``position_mask``,
+    """Put the facts of the position at ``depth`` of the path (at ``state``) in ``tables.position``,
     reading them first if no test has (see the module docstring); False if one of them is not in
     the tables."""
     masks, status = stack[STACK_FACTS], stack[STACK_FACTS_READ]
-    words = tables[H2_HEADER][HEADER_WORDS]
-    mask = tables[H2_POSITION_MASK]
+    words = tables.header[HEADER_WORDS]
+    mask = tables.position
     if status[depth] == UNREAD:
         if depth > 0 and status[depth - 1] == READ:
             move = stack[STACK_APPLIED][depth - 1]
@@ -71,8 +60,8 @@ def facts_after_move(state, params, tables, before, after, move):
     """Set ``after`` to the facts of the position at ``state``, just reached by ``move`` (a tableau
     move or one to or from a foundation, as ``apply_move`` returned it) from the position whose
     facts are ``before``; False if one of them is not in the tables."""
-    copy_words(after, before, tables[H2_HEADER][HEADER_WORDS])
-    facts = tables[H2_FACTS]
+    copy_words(after, before, tables.header[HEADER_WORDS])
+    facts = tables.encoding.facts
     kind, card = move_kind(move), move_card(move)
     if kind == FROM_FOUNDATION:
         landed = top_place(state, params, move_target(move), 1)
@@ -116,11 +105,11 @@ def landed_place(state, params, move):
 def change_height(state, params, tables, after, move):
     """The home (and nothome) facts of the foundation slot a move to or from it changed: those
     of its height before the move out, those of its height now in. Always encoded."""
-    words = tables[H2_HEADER][HEADER_WORDS]
+    words = tables.header[HEADER_WORDS]
     slot = move_target(move) if move_kind(move) == TO_FOUNDATION else move_source(move)
     height = state[params[FOUNDATIONS] + slot]
     before = height - 1 if move_kind(move) == TO_FOUNDATION else height + 1
-    masks = tables[H2_HEIGHT_MASKS][slot % 4]
+    masks = tables.encoding.height_masks[slot % 4]
     for w in range(words):
         after[w] = (after[w] & ~masks[before, w]) | masks[height, w]
     return True

@@ -53,35 +53,7 @@ again only when the row of one of its preconditions grew since it was last looke
 as soon as every pair of home facts is reachable (the position is alive). A full table of a dead
 position is what ``nogoods`` remembers.
 
-Array layouts (``make_tables``; ``tables[H2_...]``):
-
-    facts[card, d]          fact number of on(card, d), d a card or BASE + column; NO_FACT if none
-    facts[FACT_CLEAR, d]    clear(d);  facts[FACT_UP, c] up(c);  facts[FACT_HOME, c] home(c)
-    facts[FACT_NOTHOME, c]  nothome(c) (NO_FACT without return). Fact c < 52 is home(c).
-    actions[a, PRE + i]     precondition i of action a (i < actions[a, PRE_COUNT]);
-    actions[a, ADD + i]     added fact i (i < actions[a, ADD_COUNT])
-    masks[a, MASK_PRE|MASK_ADD|MASK_DELETE, w]   the same sets as bitsets
-    reach[p, w]             the pair table of the last call
-    checked_at[a], grew_at[p]   when action a was last looked at, when row p last grew (ticks)
-    position_mask[w]        the facts of the position tested
-    height_masks[suit, h, w]    the foundation facts of a suit at height h: home of its h lowest
-                            cards, nothome of the others (with return)
-    compatible[w]           scratch: the facts an applied action's added facts pair with
-    header[HEADER_...]      sizes and counters (see below)
-    ring[slot], ring_facts[slot]   ``nogoods``' remembered dead tables and their reachable facts
-    ring_order[i]           the ring's slots, the most recently useful first (``nogoods``)
-    ring_last[slot, w]      the facts of the last position each table was found to hold
-    before[p, w]            scratch: the pair table before ``nogoods.widen`` tries a wider start
-    wide_start[w]           the facts the last table ``nogoods`` remembered was closed from
-    wider[w]                scratch: the start ``nogoods.widen`` tries
-    triples[p, q, w]        ``h3``'s family of the last call: bit r when {p, q, r} is in it (p <= q)
-    triple_scratch[0|1, w]  ``h3``'s scratch rows
-    family_ring[slot, (p * facts + q) * words + w]   ``triple_nogoods``' remembered dead
-                            families, as ``triples`` over the deal's sizes (16 MiB reserved a slot,
-                            lazily paged; a stored family fills the rows p <= q, as ``triples``)
-    family_ring_facts[slot, w], family_ring_order[i]   their facts, and the slots most recently
-                            useful first (``triple_nogoods``)
-    family_ring_last[slot, w]   the facts of the last position the family was found to hold
+The arrays (the encoding, the pair table, the header's counters) are laid out in ``arrays``.
 """
 
 import numpy as np
@@ -89,6 +61,33 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import copy_words, set_bit
 from solver.engine.cards import builds_on, rank_of
+from solver.engine.dead_ends.arrays import (
+    ADD,
+    ADD_COUNT,
+    BASE,
+    EVERY_HOME,
+    FACT_CLEAR,
+    FACT_HOME,
+    FACT_NOTHOME,
+    FACT_UP,
+    HEADER_ACTIONS,
+    HEADER_CALLS,
+    HEADER_DEAD,
+    HEADER_FACTS,
+    HEADER_TICK,
+    HEADER_WORDS,
+    MASK_ADD,
+    MASK_DELETE,
+    MASK_PRE,
+    MAX_ACTIONS,
+    MAX_ADD,
+    MAX_COLUMNS,
+    MAX_FACTS,
+    MAX_PRE,
+    NO_FACT,
+    PRE,
+    PRE_COUNT,
+)
 from solver.engine.jit import allocating_kernel, kernel
 from solver.engine.layout import (
     CAPACITY,
@@ -102,72 +101,6 @@ from solver.engine.layout import (
     SAME_SUIT,
     STOCK_SIZE,
 )
-
-MAX_FACTS = 512
-WORDS = MAX_FACTS // 64
-MAX_ACTIONS = 1024
-MAX_COLUMNS = 8
-BASE = 52  # the base of column i is "card" BASE + i
-NO_FACT = -1
-EVERY_HOME = np.uint64((1 << 52) - 1)  # the home facts' bits: home(c) is fact c
-RING_SIZE = 64  # remembered dead tables (``nogoods``: why 64)
-FAMILY_RING_SIZE = 8  # remembered dead families of triples (``triple_nogoods``: why 8)
-
-# rows of ``facts`` after the 52 ``on`` rows
-FACT_CLEAR, FACT_UP, FACT_HOME, FACT_NOTHOME, FACT_ROWS = 52, 53, 54, 55, 56
-# columns of ``actions``
-PRE, ADD, PRE_COUNT, ADD_COUNT, ACTION_FIELDS = 0, 5, 9, 10, 11
-MAX_PRE, MAX_ADD = 5, 4
-# rows of ``masks``
-MASK_PRE, MASK_ADD, MASK_DELETE = 0, 1, 2
-# the tables tuple
-H2_FACTS, H2_ACTIONS, H2_MASKS, H2_REACH, H2_CHECKED_AT, H2_GREW_AT = range(6)
-H2_HEIGHT_MASKS, H2_POSITION_MASK, H2_COMPATIBLE, H2_HEADER, H2_RING, H2_RING_FACTS = range(6, 12)
-H2_RING_ORDER, H2_BEFORE, H2_WIDE_START, H2_TRIPLES, H2_TRIPLE_SCRATCH = 12, 13, 14, 15, 16
-H2_FAMILY_RING, H2_FAMILY_RING_FACTS, H2_FAMILY_RING_ORDER, H2_FAMILY_RING_LAST, H2_WIDER = 17, 18, 19, 20, 21
-H2_RING_LAST, H2_TABLE_COUNT = 22, 23
-# header slots: sizes (HEADER_FACTS 0: no tables, the test answers "alive"), then counters, then
-# HEADER_PAIRS_ON: 1 once the solve lets the search run the test (``search.pairs_due``)
-HEADER_FACTS, HEADER_WORDS, HEADER_ACTIONS, HEADER_CALLS, HEADER_DEAD = range(5)
-HEADER_RING_FILL, HEADER_NOGOOD_CALLS, HEADER_NOGOOD_DEAD, HEADER_PAIRS_ON = range(5, 9)
-# the last tick of the fixpoint (``close``), and ``nogoods.widen``'s counters
-HEADER_TICK, HEADER_WIDEN_TRIES, HEADER_WIDEN_KEPT = range(9, 12)
-# ``h3`` on the root: 1 once tested; 1 when it proved the root dead, whose two position keys
-# (as int64 bits) follow
-HEADER_ROOT_TRIPLES, HEADER_ROOT_DEAD, HEADER_ROOT_FIRST, HEADER_ROOT_SECOND = range(12, 16)
-# and on positions of the path (``solver.search.dead_ends.test_path_over_triples``): tests, dead;
-# the remembered dead families (``triple_nogoods``): how many are stored, checks, of them dead
-HEADER_PATH_TESTS, HEADER_PATH_DEAD = range(16, 18)
-HEADER_FAMILY_FILL, HEADER_FAMILY_CHECKS, HEADER_FAMILY_DEAD, HEADER_SIZE = range(18, 22)
-
-
-def make_tables() -> tuple[np.ndarray, ...]:
-    """Empty tables (see the module docstring), for ``build_tables`` to fill."""
-    tables = [None] * H2_TABLE_COUNT
-    tables[H2_FACTS] = np.full((FACT_ROWS, BASE + MAX_COLUMNS), NO_FACT, dtype=np.int32)
-    tables[H2_ACTIONS] = np.zeros((MAX_ACTIONS, ACTION_FIELDS), dtype=np.int32)
-    tables[H2_MASKS] = np.zeros((MAX_ACTIONS, 3, WORDS), dtype=np.uint64)
-    tables[H2_REACH] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
-    tables[H2_CHECKED_AT] = np.zeros(MAX_ACTIONS, dtype=np.int64)
-    tables[H2_GREW_AT] = np.zeros(MAX_FACTS, dtype=np.int64)
-    tables[H2_HEIGHT_MASKS] = np.zeros((4, 14, WORDS), dtype=np.uint64)
-    tables[H2_POSITION_MASK] = np.zeros(WORDS, dtype=np.uint64)
-    tables[H2_COMPATIBLE] = np.zeros(WORDS, dtype=np.uint64)
-    tables[H2_HEADER] = np.zeros(HEADER_SIZE, dtype=np.int64)
-    tables[H2_RING] = np.zeros((RING_SIZE, MAX_FACTS, WORDS), dtype=np.uint64)
-    tables[H2_RING_FACTS] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
-    tables[H2_RING_ORDER] = np.arange(RING_SIZE, dtype=np.int64)
-    tables[H2_RING_LAST] = np.zeros((RING_SIZE, WORDS), dtype=np.uint64)
-    tables[H2_BEFORE] = np.zeros((MAX_FACTS, WORDS), dtype=np.uint64)
-    tables[H2_WIDE_START] = np.zeros(WORDS, dtype=np.uint64)
-    tables[H2_TRIPLES] = np.zeros((MAX_FACTS, MAX_FACTS, WORDS), dtype=np.uint64)  # 16 MiB, lazily paged
-    tables[H2_TRIPLE_SCRATCH] = np.zeros((2, WORDS), dtype=np.uint64)
-    tables[H2_FAMILY_RING] = np.zeros((FAMILY_RING_SIZE, MAX_FACTS * MAX_FACTS * WORDS), dtype=np.uint64)
-    tables[H2_FAMILY_RING_FACTS] = np.zeros((FAMILY_RING_SIZE, WORDS), dtype=np.uint64)
-    tables[H2_FAMILY_RING_ORDER] = np.arange(FAMILY_RING_SIZE, dtype=np.int64)
-    tables[H2_FAMILY_RING_LAST] = np.zeros((FAMILY_RING_SIZE, WORDS), dtype=np.uint64)
-    tables[H2_WIDER] = np.zeros(WORDS, dtype=np.uint64)
-    return tuple(tables)
 
 
 @kernel
@@ -226,7 +159,7 @@ def add_action(tables, count, pre, pre_count, add, add_count, delete, delete_cou
     action count, or -1 when the tables are full."""
     if count < 0 or count >= MAX_ACTIONS:
         return -1
-    actions, masks = tables[H2_ACTIONS], tables[H2_MASKS]
+    actions, masks = tables.encoding.actions, tables.encoding.masks
     masks[count, :, :] = 0
     listed = actions[count]
     listed[PRE_COUNT] = note_facts(listed[PRE : PRE + MAX_PRE], masks[count, MASK_PRE], pre, pre_count)
@@ -259,7 +192,7 @@ def up_fact(facts, below):
 def list_card_actions(params, tables, card, count, pre, add, delete):
     """Append the actions of ``card``: its moves and foundation moves from each place it can
     lie, and (with return) its moves back from the foundation. Returns the action count."""
-    facts = tables[H2_FACTS]
+    facts = tables.encoding.facts
     successor = facts[FACT_HOME, card - 1] if rank_of(card) > 1 else NO_FACT
     for below in range(BASE + params[COLUMNS]):
         on_below = facts[card, below]
@@ -296,11 +229,11 @@ def build_tables(state, params, tables):
     """Build the facts and actions of the deal at ``state`` (its root) into ``tables`` and
     reset the counters and the ring; where the encoding does not apply (or its tables would
     overflow) ``header[HEADER_FACTS]`` is 0 and every test answers "alive"."""
-    header = tables[H2_HEADER]
+    header = tables.header
     header[:] = 0
     if not encodable(params):
         return
-    fact_count = number_facts(state, params, tables[H2_FACTS])
+    fact_count = number_facts(state, params, tables.encoding.facts)
     pre = np.empty(MAX_PRE, dtype=np.int32)
     add = np.empty(MAX_ADD, dtype=np.int32)
     delete = np.empty(3, dtype=np.int32)
@@ -318,7 +251,7 @@ def build_tables(state, params, tables):
 @kernel
 def fill_height_masks(params, tables):
     """The foundation facts of each suit at each height (``height_masks``)."""
-    facts, height_masks = tables[H2_FACTS], tables[H2_HEIGHT_MASKS]
+    facts, height_masks = tables.encoding.facts, tables.encoding.height_masks
     height_masks[:, :, :] = 0
     for suit in range(4):
         for height in range(14):
@@ -341,11 +274,11 @@ def add_position_fact(mask, fact):
 
 @kernel
 def position_facts(state, params, tables):
-    """Set ``position_mask`` to the facts of the position at ``state``; False if one of them is
+    """Set ``tables.position`` to the facts of the position at ``state``; False if one of them is
     not in the tables (never for a position reached from the root they were built from)."""
-    facts, mask = tables[H2_FACTS], tables[H2_POSITION_MASK]
-    height_masks = tables[H2_HEIGHT_MASKS]
-    words = tables[H2_HEADER][HEADER_WORDS]
+    facts, mask = tables.encoding.facts, tables.position
+    height_masks = tables.encoding.height_masks
+    words = tables.header[HEADER_WORDS]
     for w in range(words):
         mask[w] = 0
     for slot in range(params[FOUNDATION_COUNT]):
@@ -372,8 +305,8 @@ def applicable(tables, action, words):
     """Are the action's preconditions pairwise reachable (each row holds all of them)? Fills
     ``compatible`` with the facts paired with every precondition, less those it deletes, plus
     those it adds."""
-    actions, masks, reach = tables[H2_ACTIONS], tables[H2_MASKS], tables[H2_REACH]
-    compatible = tables[H2_COMPATIBLE]
+    actions, masks, reach = tables.encoding.actions, tables.encoding.masks, tables.pairs.reach
+    compatible = tables.pairs.compatible
     for w in range(words):
         compatible[w] = ~np.uint64(0)
     for i in range(actions[action, PRE_COUNT]):
@@ -391,7 +324,7 @@ def applicable(tables, action, words):
 def add_pairs(tables, fact, words, tick):
     """Pair ``fact`` with every ``compatible`` fact (in both rows), stamping the rows that grew
     with ``tick``; return whether a row grew."""
-    reach, compatible, grew_at = tables[H2_REACH], tables[H2_COMPATIBLE], tables[H2_GREW_AT]
+    reach, compatible, grew_at = tables.pairs.reach, tables.pairs.compatible, tables.pairs.grew_at
     grew = False
     fact_bit = np.uint64(1) << np.uint64(fact & 63)
     for w in range(words):
@@ -412,8 +345,8 @@ def add_pairs(tables, fact, words, tick):
 @kernel
 def stale(tables, action):
     """Has a precondition's row grown since ``action`` was last looked at?"""
-    actions, grew_at = tables[H2_ACTIONS], tables[H2_GREW_AT]
-    checked_at = tables[H2_CHECKED_AT][action]
+    actions, grew_at = tables.encoding.actions, tables.pairs.grew_at
+    checked_at = tables.pairs.checked_at[action]
     for i in range(actions[action, PRE_COUNT]):
         if grew_at[actions[action, PRE + i]] > checked_at:
             return True
@@ -433,24 +366,24 @@ def every_home_pair(reach):
 def h2_dead(state, params, tables):
     """Is the position at ``state`` lost by the pairwise test (two home facts, or one, never
     reachable together)? False whenever the tables do not apply."""
-    if tables[H2_HEADER][HEADER_FACTS] == 0:
+    if tables.header[HEADER_FACTS] == 0:
         return False
     return position_facts(state, params, tables) and facts_dead(tables)
 
 
 @kernel
 def facts_dead(tables):
-    """``h2_dead`` of the position whose facts are in ``position_mask``. The full pair table of a
+    """``h2_dead`` of the position whose facts are in ``tables.position``. The full pair table of a
     dead position is left in ``reach`` (see ``nogoods``).
 
     The fixpoint runs in sweeps over the actions; an action is looked at again only when the
     row of one of its preconditions grew since it was last looked at (applicable or not; its
     own additions only pair facts it adds, which it would add again)."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words, action_count = header[HEADER_FACTS], header[HEADER_WORDS], header[HEADER_ACTIONS]
     header[HEADER_CALLS] += 1
-    reach, mask = tables[H2_REACH], tables[H2_POSITION_MASK]
-    checked_at, grew_at = tables[H2_CHECKED_AT], tables[H2_GREW_AT]
+    reach, mask = tables.pairs.reach, tables.position
+    checked_at, grew_at = tables.pairs.checked_at, tables.pairs.grew_at
     reach[:fact_count, :words] = 0
     grew_at[:fact_count] = 0
     checked_at[:action_count] = -1
@@ -475,7 +408,7 @@ def close(tables, words, action_count, tick):
     looked at again. Ends with a closed table unless every pair of homes was reached first,
     which is checked after every action that grew (the table only grows, so the position is
     then alive whatever the rest of the sweep would add)."""
-    reach, checked_at = tables[H2_REACH], tables[H2_CHECKED_AT]
+    reach, checked_at = tables.pairs.reach, tables.pairs.checked_at
     changed = True
     while changed and not every_home_pair(reach):
         changed = False
@@ -488,8 +421,8 @@ def close(tables, words, action_count, tick):
             tick += 1
             checked_at[action] = tick
             grew = False
-            for i in range(tables[H2_ACTIONS][action, ADD_COUNT]):
-                grew |= add_pairs(tables, tables[H2_ACTIONS][action, ADD + i], words, tick)
+            for i in range(tables.encoding.actions[action, ADD_COUNT]):
+                grew |= add_pairs(tables, tables.encoding.actions[action, ADD + i], words, tick)
             if grew and every_home_pair(reach):
                 return tick
             changed |= grew

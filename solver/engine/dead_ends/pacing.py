@@ -11,7 +11,7 @@ many times over (on the hard list 7-650 positions proved dead per full test, 2-6
 dead), but on a few they find next to nothing (KPat 4000172: 753 positions in 17,841 tests and
 7.8 M checks, a fifth of its 16 s; KPat 7000007: none).
 
-Paced, the search's full tests (``search.pairs_due``, ``search.test_costly``) run only while their
+Paced, the search's full tests (``pairs_due``, ``entry.test_costly``) run only while their
 count is below the trial (``control[CONTROL_TESTS_ON_TRIAL]``, the solve's
 ``SearchConfig.tests_on_trial``) plus the positions the pairwise tests and their remembered dead
 tables have proved dead (``tests_pay``); the checks of the remembered tables only while their count
@@ -28,7 +28,7 @@ The case split on twins (``prune.twins_verdict``, TWIN_SPLIT) costs about three 
 (1.3-1.7 us against 0.44 on a deal's opening) and, on most deals where it runs often, proves a
 position dead that HOPELESS leaves alive every 3-35 tests (KPat 9000156, 5000064, 1000051, 1000130;
 counted over a solve), on some one in 250-350 (PySolFC 531, KPat 3000105, 500023) or none (KPat
-9000102). Paced, a search's tests after a move (``search.pins_dead``) take the split while they
+9000102). Paced, a search's tests after a move (``entry.pins_dead``) take the split while they
 number fewer than the trial (``control[CONTROL_SPLITS_ON_TRIAL]``, the solve's
 ``SearchConfig.splits_on_trial``) plus ``control[CONTROL_SPLITS_PER_DEAD]`` for each position only
 the split proved dead (``splits_pay``); after that one test in ``control[CONTROL_SPLIT_SAMPLE]``
@@ -37,7 +37,7 @@ positions in its first 12,600 splits, one in four tests over the solve) opens th
 others are HOPELESS's plain test. Each search keeps its own counts (``control``), the probes' and
 the full search's apart.
 
-The tests of costly positions of the path (``search.test_costly``) are rationed too
+The tests of costly positions of the path (``entry.test_costly``) are rationed too
 (``costly_test_allowed``): at most one per ``control[CONTROL_COSTLY_AFTER]`` positions of the
 search, plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, so a deal
 where they seldom prune pays little; and paced (``tests_pay``).
@@ -54,21 +54,27 @@ or seconds what is left unknown can differ. The gates count positions and tests,
 are asked between positions, so a paced search does not depend on the machine's speed.
 """
 
-from solver.engine.h2 import (
-    H2_HEADER,
+import numpy as np
+
+from solver.engine.dead_ends.arrays import (
     HEADER_CALLS,
     HEADER_DEAD,
+    HEADER_FACTS,
     HEADER_NOGOOD_CALLS,
     HEADER_NOGOOD_DEAD,
+    HEADER_PAIRS_ON,
 )
 from solver.engine.jit import kernel
 from solver.engine.layout import (
     CONTROL_CHECKS_PER_DEAD,
     CONTROL_CHECKS_PER_TABLE,
+    CONTROL_COSTLY_AFTER,
     CONTROL_COSTLY_CREDIT,
     CONTROL_COSTLY_DEAD,
     CONTROL_COSTLY_TESTS,
     CONTROL_COSTLY_WAIT,
+    CONTROL_OPTIONS,
+    CONTROL_PAIRS_SPACING,
     CONTROL_SPLIT_CALLS,
     CONTROL_SPLIT_DEAD,
     CONTROL_SPLIT_SAMPLE,
@@ -77,24 +83,25 @@ from solver.engine.layout import (
     CONTROL_SPLITS_PER_DEAD,
     CONTROL_TESTS_ON_TRIAL,
 )
+from solver.engine.moves import H2_SEARCH
 
 
 @kernel
-def tests_pay(control, dead_ends):
+def tests_pay(control, tables):
     """Unpaced, or are the full tests run so far fewer than the trial
     (``control[CONTROL_TESTS_ON_TRIAL]``) plus the positions the pairwise tests and their
     remembered dead tables proved dead?"""
-    trial, header = control[CONTROL_TESTS_ON_TRIAL], dead_ends[H2_HEADER]
+    trial, header = control[CONTROL_TESTS_ON_TRIAL], tables.header
     proved = header[HEADER_DEAD] + header[HEADER_NOGOOD_DEAD]
     return trial <= 0 or header[HEADER_CALLS] < trial + proved
 
 
 @kernel
-def checks_pay(control, dead_ends):
+def checks_pay(control, tables):
     """Unpaced, or are the checks of the remembered dead tables so far fewer than
     ``control[CONTROL_CHECKS_PER_DEAD]`` for each position they proved dead plus
     ``control[CONTROL_CHECKS_PER_TABLE]`` for each table the full test stored?"""
-    per_table, header = control[CONTROL_CHECKS_PER_TABLE], dead_ends[H2_HEADER]
+    per_table, header = control[CONTROL_CHECKS_PER_TABLE], tables.header
     per_dead = control[CONTROL_CHECKS_PER_DEAD]
     allowed = per_dead * header[HEADER_NOGOOD_DEAD] + per_table * header[HEADER_DEAD]
     return per_table <= 0 or header[HEADER_NOGOOD_CALLS] < allowed
@@ -123,8 +130,8 @@ def split_now(control):
 
 
 @kernel
-def costly_test_allowed(control, dead_ends, nodes, after):
-    """May ``search.test_costly`` test a costly position now, ``nodes`` positions into the
+def costly_test_allowed(control, tables, nodes, after):
+    """May ``entry.test_costly`` test a costly position now, ``nodes`` positions into the
     search (``after``: ``control[CONTROL_COSTLY_AFTER]``)? At most one test per ``after``
     positions plus ``control[CONTROL_COSTLY_CREDIT]`` for each that found a dead position, while
     the tests pay (``tests_pay``); when not, ``control[CONTROL_COSTLY_WAIT]`` says when to ask
@@ -133,7 +140,37 @@ def costly_test_allowed(control, dead_ends, nodes, after):
     if control[CONTROL_COSTLY_TESTS] >= allowed:  # rationed: wait for the next allowance
         control[CONTROL_COSTLY_WAIT] = nodes + (control[CONTROL_COSTLY_TESTS] - allowed + 1) * after
         return False
-    if not tests_pay(control, dead_ends):  # paced out: ask again after ``after`` positions
+    if not tests_pay(control, tables):  # paced out: ask again after ``after`` positions
         control[CONTROL_COSTLY_WAIT] = nodes + after
         return False
     return True
+
+
+@kernel
+def pairs_on(control, tables, option):
+    """Is the pairwise test's ``option`` on, and has the solve let the tests run (it does so once
+    the deal proved not easy: easy deals never pay for a test)?"""
+    return (control[CONTROL_OPTIONS] & option) != 0 and tables.header[HEADER_PAIRS_ON] != 0
+
+
+@kernel
+def pairs_due(control, tables, searched_below_parent):
+    """Does the full pairwise test run on a new position? With H2_SEARCH, once its parent has
+    had ``control[CONTROL_PAIRS_SPACING]`` positions searched below it: a parent whose first
+    children cost that much is likely to have costly later ones, and a test
+    (about 0.5 ms) is then cheap beside what a dead child spares; positions with small
+    subtrees (most of them) are never tested. Paced, only while the tests pay (``tests_pay``)."""
+    if searched_below_parent < control[CONTROL_PAIRS_SPACING]:
+        return False
+    return pairs_on(control, tables, H2_SEARCH) and tests_pay(control, tables)
+
+
+@kernel
+def costly_after(control, tables):
+    """The subtree size at which ``entry.test_costly`` runs, or never (the test off, not yet let
+    run, or with no tables: Milligan)."""
+    if control[CONTROL_COSTLY_AFTER] <= 0 or not pairs_on(control, tables, H2_SEARCH):
+        return np.iinfo(np.int64).max
+    if tables.header[HEADER_FACTS] == 0:
+        return np.iinfo(np.int64).max
+    return control[CONTROL_COSTLY_AFTER]

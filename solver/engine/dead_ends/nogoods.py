@@ -2,7 +2,7 @@
 
 When ``h2.h2_dead`` proves a position s dead it leaves its full pair table R_s in ``reach``
 (the fixpoint ran to the end: no early exit happens when some home fact stays unreached).
-``remember_dead`` copies it into a ring of ``h2.RING_SIZE`` such tables. A later
+``remember_dead`` copies it into a ring of ``arrays.RING_SIZE`` such tables. A later
 position t (of the same deal: the tables' facts and actions are the same) is dead too when
 every pair of its facts lies in one remembered R_s, whatever its arrangement:
 
@@ -31,13 +31,13 @@ positions instead of 7.4 M (docs/hard-tail.md, "Widened dead tables").
 The check. A pair table holds each pair in both rows (``h2.add_pairs``; a start is every pair of
 a set of facts), so every pair of t's facts is in R_s when the row of each fact of t holds all of
 t's facts. Each slot also keeps the facts of the last position u it was found to hold
-(``ring_last``, emptied when a table is stored): the pairs within u's facts are in R_s, so
+(``remembered_pairs.last``, emptied when a table is stored): the pairs within u's facts are in R_s, so
 every pair of t's facts not among them has a fact d of t that u lacks, and only the rows of
 those facts d are read (a move changes a few facts, and a table goes on proving positions dead
 near the last). A check first compares t's facts with the table's reachable facts (a few words,
 which refuses most tables); it runs before the full test, which it spares where it succeeds.
 
-Which tables are kept: ``ring_order`` lists the slots most recently useful first (a table moves
+Which tables are kept: ``remembered_pairs.order`` lists the slots most recently useful first (a table moves
 to the front when it is stored and each time it proves a position dead). Tables are tried in
 that order and a new one takes the slot of the least recently useful. A table that proved
 something dead tends to go on doing so in the same region of the search, so it stays, where a
@@ -53,24 +53,12 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import copy_words, has_bit, set_bit
-from solver.engine.h2 import (
+from solver.engine.dead_ends.arrays import (
     BASE,
     FACT_CLEAR,
     FACT_HOME,
     FACT_NOTHOME,
     FACT_UP,
-    H2_BEFORE,
-    H2_FACTS,
-    H2_GREW_AT,
-    H2_HEADER,
-    H2_POSITION_MASK,
-    H2_REACH,
-    H2_RING,
-    H2_RING_FACTS,
-    H2_RING_LAST,
-    H2_RING_ORDER,
-    H2_WIDE_START,
-    H2_WIDER,
     HEADER_ACTIONS,
     HEADER_FACTS,
     HEADER_NOGOOD_CALLS,
@@ -82,9 +70,8 @@ from solver.engine.h2 import (
     HEADER_WORDS,
     MAX_COLUMNS,
     NO_FACT,
-    close,
-    every_home_pair,
 )
+from solver.engine.dead_ends.h2 import close, every_home_pair
 from solver.engine.jit import kernel
 
 
@@ -95,14 +82,14 @@ def remember_dead(tables, wide):
     full, and put it first in the order."""
     if wide:
         widen(tables)
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    slot = claim_slot(tables[H2_RING_ORDER], header, HEADER_RING_FILL)
-    reach, reachable = tables[H2_REACH], tables[H2_RING_FACTS][slot]
-    ring = tables[H2_RING][slot]
+    slot = claim_slot(tables.remembered_pairs.order, header, HEADER_RING_FILL)
+    reach, reachable = tables.pairs.reach, tables.remembered_pairs.facts[slot]
+    ring = tables.remembered_pairs.tables[slot]
     copy_table(ring, reach, fact_count, words)
     reachable[:] = 0
-    tables[H2_RING_LAST][slot][:] = 0  # no position known to be held yet
+    tables.remembered_pairs.last[slot][:] = 0  # no position known to be held yet
     for fact in range(fact_count):
         if has_bit(reach[fact], fact):
             set_bit(reachable, fact)
@@ -132,10 +119,10 @@ def copy_table(target, source, fact_count, words):
 def covered(tables, slot, words):
     """Does remembered table ``slot`` hold every pair of the position's facts? First, cheaply:
     is each of them reachable there? Then the rows of the facts that the last position it held
-    (``ring_last``) lacked: see "The check" above. When it holds them all, the position becomes
+    (``remembered_pairs.last``) lacked: see "The check" above. When it holds them all, the position becomes
     the last one. (Indexed without slicing: a view per slot costs more than the check.)"""
-    ring, reachable, mask = tables[H2_RING], tables[H2_RING_FACTS], tables[H2_POSITION_MASK]
-    last = tables[H2_RING_LAST]
+    ring, reachable, mask = tables.remembered_pairs.tables, tables.remembered_pairs.facts, tables.position
+    last = tables.remembered_pairs.last
     for w in range(words):
         if mask[w] & ~reachable[slot, w] != 0:
             return False
@@ -154,11 +141,11 @@ def covered(tables, slot, words):
 
 @kernel
 def held_by_ring(tables):
-    """Is every pair of the facts in ``position_mask`` in a remembered dead table (tried most
+    """Is every pair of the facts in ``tables.position`` in a remembered dead table (tried most
     recently useful first; the one that says so moves to the front)?"""
-    header = tables[H2_HEADER]
+    header = tables.header
     header[HEADER_NOGOOD_CALLS] += 1
-    order = tables[H2_RING_ORDER]
+    order = tables.remembered_pairs.order
     for at in range(header[HEADER_RING_FILL]):
         if covered(tables, order[at], header[HEADER_WORDS]):
             header[HEADER_NOGOOD_DEAD] += 1
@@ -186,15 +173,15 @@ EVERY_GROUP = -1
 @kernel
 def widen(tables):
     """Widen the dead table in ``reach`` (closed from the position's facts, which
-    ``position_mask`` holds): for each card and column base in turn, close it from the start so
+    ``tables.position`` holds): for each card and column base in turn, close it from the start so
     far plus every fact that mentions it, and keep that start while the table stays dead; when
     it does not, try a card's groups of facts (``mention_facts``) one by one the same way. The
     start the table is closed from is left in ``wide_start``."""
-    header = tables[H2_HEADER]
+    header = tables.header
     words = header[HEADER_WORDS]
-    start = tables[H2_WIDE_START]
-    wider = tables[H2_WIDER]
-    copy_words(start, tables[H2_POSITION_MASK], words)
+    start = tables.remembered_pairs.wide_start
+    wider = tables.remembered_pairs.wider
+    copy_words(start, tables.position, words)
     for entity in range(ENTITIES):
         if widened(tables, entity, EVERY_GROUP, start, wider, words) or entity >= BASE:
             continue
@@ -220,7 +207,7 @@ def mention_facts(tables, entity, group, facts_set):
     ``entity``, a card or BASE + column: LIES_ON_IT on(_, entity) and clear(entity) (a base has
     only these), WHERE_IT_LIES on(entity, _), FACE_UP up(entity), ON_FOUNDATION home(entity) and
     nothome(entity)."""
-    facts = tables[H2_FACTS]
+    facts = tables.encoding.facts
     every = group == EVERY_GROUP
     if every or group == LIES_ON_IT:
         for card in range(52):
@@ -259,9 +246,9 @@ def still_dead(tables, start, words):
     """Add every pair of ``start`` to the closed dead table in ``reach`` and close it again (the
     least closed set of ``start``, as ``reach`` lies inside it); keep it if it still lacks a pair
     of home facts, else put the table back. Returns whether it was kept."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count = header[HEADER_FACTS]
-    reach, before, grew_at = tables[H2_REACH], tables[H2_BEFORE], tables[H2_GREW_AT]
+    reach, before, grew_at = tables.pairs.reach, tables.remembered_pairs.before, tables.pairs.grew_at
     copy_table(before, reach, fact_count, words)
     tick = header[HEADER_TICK] + 1  # later than every action's last look
     for w in range(words):

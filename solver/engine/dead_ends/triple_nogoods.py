@@ -5,7 +5,7 @@ later positions dead with a look-up.
 (``solver.search.dead_ends.test_path_over_triples``). When it proves a position s dead, its family
 Phi_s is closed: the fixpoint ran until no action added a set (it stops early only once every
 pair of home facts is in the family, which a dead position never reaches). ``remember_family``
-copies Phi_s into a ring of ``h2.FAMILY_RING_SIZE`` slots. A later position t of the same deal
+copies Phi_s into a ring of ``arrays.FAMILY_RING_SIZE`` slots. A later position t of the same deal
 (the same facts and actions: the ring is emptied with the header when the tables are built for
 a new root) is dead too when every set of at most three of its facts lies in one remembered
 Phi_s:
@@ -30,10 +30,10 @@ The check. The family holds each set in the row of each two of its facts (``h3.p
 fact first: ``h3.ordered``), so a set {d, x, y} is in it exactly when the row of {d, x} holds y,
 and every set of at most three of t's facts is in it when, for every fact d of t, each row {d,
 x} (x a fact of t) holds all of t's facts. Each slot also keeps the facts of the last position u
-it was found to hold (``family_ring_last``, emptied when a family is stored): the sets within
+it was found to hold (``remembered_triples.last``, emptied when a family is stored): the sets within
 u's facts are in the family, so every set of t's facts not among them has a fact d of t that u
 lacks, and only the rows of those facts d are read. A check first compares t's facts with the
-family's single facts (``family_ring_facts``: a few words, which refuses most families), then
+family's single facts (``remembered_triples.facts``: a few words, which refuses most families), then
 reads those rows, some hundreds where a full pass reads tens of thousands (the positions a
 family proves dead in a row differ by a move or two: on KPat 5000010 the solve takes 25.8 s
 instead of 32.4, the same positions). The ring keeps the most recently useful families, as
@@ -43,44 +43,36 @@ s, their families proving 611,177 and 231,448 positions dead instead of 602,642 
 and storing a family copies the rows ``h3`` uses, half of the facts x facts rows (about 2.7 MiB
 of 5.3 for a Yukon deal of 337 facts).
 
-Array layouts: ``h2``'s ``family_ring``, ``family_ring_facts``, ``family_ring_order``,
-``family_ring_last`` and the header's ``HEADER_FAMILY_...`` slots.
+Array layouts: ``arrays``' ``RememberedTriples`` and the header's ``HEADER_FAMILY_...`` slots.
 """
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.engine.bits import has_bit, set_bit
-from solver.engine.h2 import (
-    H2_FAMILY_RING,
-    H2_FAMILY_RING_FACTS,
-    H2_FAMILY_RING_LAST,
-    H2_FAMILY_RING_ORDER,
-    H2_HEADER,
-    H2_POSITION_MASK,
-    H2_TRIPLES,
+from solver.engine.dead_ends.arrays import (
     HEADER_FACTS,
     HEADER_FAMILY_CHECKS,
     HEADER_FAMILY_DEAD,
     HEADER_FAMILY_FILL,
     HEADER_WORDS,
 )
-from solver.engine.h3 import ordered
+from solver.engine.dead_ends.h3 import ordered
+from solver.engine.dead_ends.nogoods import claim_slot, to_front
 from solver.engine.jit import kernel
-from solver.engine.nogoods import claim_slot, to_front
 
 
 @kernel
 def remember_family(tables):
-    """Copy the closed family of the position ``h3`` just proved dead (``triples``) into the ring,
+    """Copy the closed family of the position ``h3`` just proved dead (``triples.family``) into the ring,
     in the slot of the least recently useful family once the ring is full, and put it first."""
-    header = tables[H2_HEADER]
+    header = tables.header
     fact_count, words = header[HEADER_FACTS], header[HEADER_WORDS]
-    slot = claim_slot(tables[H2_FAMILY_RING_ORDER], header, HEADER_FAMILY_FILL)
-    triples, ring = tables[H2_TRIPLES], tables[H2_FAMILY_RING][slot]
-    facts = tables[H2_FAMILY_RING_FACTS][slot]
+    slot = claim_slot(tables.remembered_triples.order, header, HEADER_FAMILY_FILL)
+    triples, ring = tables.triples.family, tables.remembered_triples.families[slot]
+    facts = tables.remembered_triples.facts[slot]
     facts[:] = 0
-    tables[H2_FAMILY_RING_LAST][slot][:] = 0  # no position known to be held yet
+    tables.remembered_triples.last[slot][:] = 0  # no position known to be held yet
     for p in range(fact_count):
         for q in range(p, fact_count):  # the rows ``h3`` uses (see its "The computation")
             row = (p * fact_count + q) * words
@@ -140,12 +132,16 @@ def row_holds(ring, slot, row, mask, words):
 
 @kernel
 def held_by_family(tables):
-    """Does a remembered dead family hold every set of the facts in ``position_mask`` (tried
+    """Does a remembered dead family hold every set of the facts in ``tables.position`` (tried
     most recently useful first; the one that does moves to the front)?"""
-    header = tables[H2_HEADER]
+    header = tables.header
     header[HEADER_FAMILY_CHECKS] += 1
-    order, mask = tables[H2_FAMILY_RING_ORDER], tables[H2_POSITION_MASK]
-    ring, facts, last = tables[H2_FAMILY_RING], tables[H2_FAMILY_RING_FACTS], tables[H2_FAMILY_RING_LAST]
+    order, mask = tables.remembered_triples.order, tables.position
+    ring, facts, last = (
+        tables.remembered_triples.families,
+        tables.remembered_triples.facts,
+        tables.remembered_triples.last,
+    )
     for at in range(header[HEADER_FAMILY_FILL]):
         slot = order[at]
         if holds_every_set(ring, facts, last, slot, mask, header[HEADER_FACTS], header[HEADER_WORDS]):
