@@ -7,6 +7,7 @@ import os
 import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -444,3 +445,45 @@ def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
     monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))
     solve.exercise(SEARCH)
     assert limits and all(given.time_limit is None for given in limits)
+
+
+# How long the stand-in compile below lasts unless the test lets it end: only a failing run waits it out.
+STAND_IN_COMPILE_SECONDS = 60
+
+
+def test_ctrl_c_stops_the_wait_for_a_compile_at_once():
+    """Ctrl-C while kernels are made ready in their own thread (``solve.apart``) raises
+    KeyboardInterrupt in the waiting thread without waiting for the compile to end (before, the
+    thread pool's exit waited for it); the compile, a daemon thread, is left running."""
+    from solver.search import solve
+
+    started, release, ended = threading.Event(), threading.Event(), threading.Event()
+
+    def compile_until_released():
+        started.set()
+        release.wait(STAND_IN_COMPILE_SECONDS)
+        ended.set()
+
+    def ctrl_c_once_started():
+        started.wait()
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=ctrl_c_once_started, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            solve.apart(compile_until_released)
+        assert not ended.is_set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        release.set()
+
+
+def test_a_failed_compile_apart_raises_its_error_in_the_caller():
+    from solver.search import solve
+
+    def failing():
+        raise ValueError("no kernel")
+
+    with pytest.raises(ValueError, match="no kernel"):
+        solve.apart(failing)
