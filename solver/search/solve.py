@@ -1,9 +1,11 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
 import atexit
+import gc
 import logging
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -237,10 +239,25 @@ def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None, ready: K
     process of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
     position; the seconds that takes are left out of ``budget``'s time."""
     if group.name not in ready.groups:
-        seconds = ready.cache.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
+        with collector_paused():
+            seconds = ready.cache.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
         ready.groups.add(group.name)
         if budget is not None:
             budget.pause(seconds)
+
+
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off inside, as it was after: loading or compiling kernels
+    makes a great many objects that numba keeps, and the collections their making sets off walk
+    them again and again (a tenth of a warm start's time, some of a first compile's)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def apart(function, *arguments) -> None:
