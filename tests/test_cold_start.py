@@ -2,6 +2,7 @@
 commands that search; the cache falls back to a writable place."""
 
 import errno
+import gc
 import json
 import os
 import pickle
@@ -487,3 +488,32 @@ def test_a_failed_compile_apart_raises_its_error_in_the_caller():
 
     with pytest.raises(ValueError, match="no kernel"):
         solve.apart(failing)
+
+
+class SeeingTheCollector:
+    """A kernel cache that records whether Python's garbage collector runs while a group is made
+    ready (without making it)."""
+
+    note = None
+
+    def __init__(self):
+        self.collector_on = []
+
+    def kernels_ready(self, group, exercise, say) -> float:
+        self.collector_on.append(gc.isenabled())
+        return 0.0
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_kernels_are_made_ready_with_the_collector_paused_then_as_it_was(on_before):
+    from solver.engine.groups import LOSS
+    from solver.search import solve
+
+    cache = SeeingTheCollector()
+    was_on = gc.isenabled()
+    (gc.enable if on_before else gc.disable)()
+    try:
+        solve.kernels_ready(LOSS, ready=solve.KernelsReady(cache))
+        assert cache.collector_on == [False] and gc.isenabled() == on_before
+    finally:
+        (gc.enable if was_on else gc.disable)()
