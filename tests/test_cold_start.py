@@ -517,3 +517,41 @@ def test_kernels_are_made_ready_with_the_collector_paused_then_as_it_was(on_befo
         assert cache.collector_on == [False] and gc.isenabled() == on_before
     finally:
         (gc.enable if was_on else gc.disable)()
+
+
+# A command run while a stand-in compile (a thread of ``solve.apart`` that never ends) is still
+# running, as after a Ctrl-C during a first compile.
+LEFT_COMPILING = """
+import sys, threading
+from solver.search import solve
+from solver.cli import main
+started = threading.Event()
+solve.Apart(lambda: (started.set(), threading.Event().wait()), ()).start()
+started.wait()
+sys.argv = ["yukon", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_command_left_compiling_leaves_at_once_with_its_output_and_status(tmp_path):
+    """The command line leaves without the exit that would tear LLVM down under a compile a Ctrl-C
+    stopped waiting for (a library program waits for it instead: ``solve.wait_for_kernels``);
+    before, such a process would wait here for the stand-in compile, which never ends."""
+    completed = subprocess.run(
+        [sys.executable, "-c", LEFT_COMPILING, "deal", "12"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=STAND_IN_COMPILE_SECONDS,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert (
+        completed.stdout
+        == subprocess.run(
+            [sys.executable, "-c", "from solver.cli import main; main()", "deal", "12"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        ).stdout
+    )
+    assert completed.stdout.strip()
