@@ -2,11 +2,13 @@
 commands that search; the cache falls back to a writable place."""
 
 import errno
+import gc
 import json
 import os
 import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -458,3 +460,112 @@ def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
     monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))
     solve.exercise(SEARCH)
     assert limits and all(given.time_limit is None for given in limits)
+
+
+# How long the stand-in compile below lasts unless the test lets it end: only a failing run waits it out.
+STAND_IN_COMPILE_SECONDS = 60
+
+
+def test_ctrl_c_stops_the_wait_for_a_compile_at_once():
+    """Ctrl-C while kernels are made ready in their own thread (``solve.apart``) raises
+    KeyboardInterrupt in the waiting thread without waiting for the compile to end (before, the
+    thread pool's exit waited for it); the compile, a daemon thread, is left running."""
+    from solver.search import solve
+
+    started, release, ended = threading.Event(), threading.Event(), threading.Event()
+
+    def compile_until_released():
+        started.set()
+        release.wait(STAND_IN_COMPILE_SECONDS)
+        ended.set()
+
+    def ctrl_c_once_started():
+        started.wait()
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=ctrl_c_once_started, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            solve.apart(compile_until_released)
+        assert not ended.is_set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        release.set()
+
+
+def test_a_failed_compile_apart_raises_its_error_in_the_caller():
+    from solver.search import solve
+
+    def failing():
+        raise ValueError("no kernel")
+
+    with pytest.raises(ValueError, match="no kernel"):
+        solve.apart(failing)
+
+
+class SeeingTheCollector:
+    """A kernel cache that records whether Python's garbage collector runs while a group is made
+    ready (without making it)."""
+
+    note = None
+
+    def __init__(self):
+        self.collector_on = []
+
+    def kernels_ready(self, group, exercise, say) -> float:
+        self.collector_on.append(gc.isenabled())
+        return 0.0
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_kernels_are_made_ready_with_the_collector_paused_then_as_it_was(on_before):
+    from solver.engine.groups import LOSS
+    from solver.search import solve
+
+    cache = SeeingTheCollector()
+    was_on = gc.isenabled()
+    (gc.enable if on_before else gc.disable)()
+    try:
+        solve.kernels_ready(LOSS, ready=solve.KernelsReady(cache))
+        assert cache.collector_on == [False] and gc.isenabled() == on_before
+    finally:
+        (gc.enable if was_on else gc.disable)()
+
+
+# A command run while a stand-in compile (a thread of ``solve.apart`` that never ends) is still
+# running, as after a Ctrl-C during a first compile.
+LEFT_COMPILING = """
+import sys, threading
+from solver.search import solve
+from solver.cli import main
+started = threading.Event()
+solve.Apart(lambda: (started.set(), threading.Event().wait()), ()).start()
+started.wait()
+sys.argv = ["yukon", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_command_left_compiling_leaves_at_once_with_its_output_and_status(tmp_path):
+    """The command line leaves without the exit that would tear LLVM down under a compile a Ctrl-C
+    stopped waiting for (a library program waits for it instead: ``solve.wait_for_kernels``);
+    before, such a process would wait here for the stand-in compile, which never ends."""
+    completed = subprocess.run(
+        [sys.executable, "-c", LEFT_COMPILING, "deal", "12"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=STAND_IN_COMPILE_SECONDS,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert (
+        completed.stdout
+        == subprocess.run(
+            [sys.executable, "-c", "from solver.cli import main; main()", "deal", "12"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        ).stdout
+    )
+    assert completed.stdout.strip()

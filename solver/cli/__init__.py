@@ -18,7 +18,7 @@ import click
 
 from solver.cli.options import ascii_numbers
 from solver.cli.statuses import add_exit_statuses
-from solver.common.interrupts import CtrlC, exit_status
+from solver.common.interrupts import CtrlC, exit_status, kernels_still_compiling
 from solver.errors import YukonError, clipped, command_line_message, error_line
 from solver.version import __version__
 
@@ -48,9 +48,12 @@ class YukonGroup(click.Group):
                 status = self.run(*args, **kwargs)
         except KeyboardInterrupt:  # a Ctrl-C as the command was done
             status = exit_status()
+        status = status if isinstance(status, int) else 0
         if the_program:  # the command is done and its files closed: the process only leaves, so
             gc.freeze()  # no last collection walks the compiled kernels' objects (0.2 s)
-        sys.exit(status if isinstance(status, int) else 0)
+            if kernels_still_compiling():  # Ctrl-C cut a first compile short: leave now, not
+                leave_at_once(status)  # through an exit that would tear LLVM down under it
+        sys.exit(status)
 
     def run(self, *args, **kwargs) -> int | None:
         """The command's exit status (see the class's docstring)."""
@@ -112,6 +115,14 @@ class ClosedOutput(io.TextIOBase):
 
     def write(self, text):
         raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def leave_at_once(status: int) -> None:
+    """End the process with ``status`` after flushing its output, running no exit handlers."""
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
 
 
 def fail(message: str, status: int = 2) -> int:

@@ -155,6 +155,16 @@ def passing_ctrl_c_on():
         PASSING_ON.reset(token)
 
 
+# The thread that makes kernels ready (``solver.search.solve.apart``): a Ctrl-C can leave it
+# compiling, and LLVM, torn down by the process's exit under it, aborts the process.
+KERNELS_THREAD = "yukon-kernels-ready"
+
+
+def kernels_still_compiling() -> bool:
+    """Whether a thread making kernels ready is still running (a Ctrl-C stopped the wait for it)."""
+    return any(thread.name == KERNELS_THREAD for thread in threading.enumerate())
+
+
 # What a worker process ignores: the terminal's Ctrl-C and its closing reach the whole process
 # group, and the parent handles both (it stops the run and ends its workers).
 WORKER_IGNORES = (signal.SIGINT, *HANGUP)

@@ -19,7 +19,7 @@ search_chunk_light = variant(
 
 
 SEARCH = KernelGroup(
-    "search", 20, (search_start_light, search_chunk_light, shortcut.shortcut_line, table.rehash)
+    "search", 15, (search_start_light, search_chunk_light, shortcut.shortcut_line, table.rehash)
 )
 PAIRS = KernelGroup(
     "pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_start, search.search_chunk)

@@ -57,8 +57,9 @@ with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FI
     warnings.simplefilter("ignore")
     import filelock
 
-# ``_nrt`` off: no reference counting (see the module docstring)
-KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False, "_nrt": False}
+# ``_nrt`` off: no reference counting (see the module docstring); no C-callable wrapper (numba's
+# ``cfunc`` address of a kernel, which nothing here takes: it was 5% of the first compile)
+KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False, "_nrt": False, "no_cfunc_wrapper": True}
 ENGINE_FOLDER = Path(__file__).parent
 # Every folder a fallback cache goes through, in a place other users can write (the system's
 # temporary folder), must be this user's own and closed to others: numba unpickles what it finds.

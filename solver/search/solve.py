@@ -1,13 +1,16 @@
 """Board → packed arrays → numba search → move line → reference replay → Result."""
 
+import atexit
+import gc
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
 
+from solver.common.interrupts import KERNELS_THREAD, POLL_SECONDS
 from solver.engine import groups, jit, layout, moves, search, table
 from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, WORDS, DeadEndTables
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
@@ -237,17 +240,68 @@ def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None, ready: K
     process of a machine compiles them, saying so through ``LOG``, never on stdout), on a one-move
     position; the seconds that takes are left out of ``budget``'s time."""
     if group.name not in ready.groups:
-        seconds = ready.cache.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
+        with collector_paused():
+            seconds = ready.cache.kernels_ready(group, lambda: apart(exercise, group), LOG.warning)
         ready.groups.add(group.name)
         if budget is not None:
             budget.pause(seconds)
 
 
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off inside, as it was after: loading or compiling kernels
+    makes a great many objects that numba keeps, and the collections their making sets off walk
+    them again and again (a tenth of a warm start's time, some of a first compile's)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def apart(function, *arguments) -> None:
     """``function(*arguments)`` in a thread of its own, so that it leaves alone this thread's
-    search stack and dead-end tables, which a solve may be using (its error is raised here)."""
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(function, *arguments).result()
+    search stack and dead-end tables, which a solve may be using (its error is raised here).
+    A daemon thread, waited for where a signal can break in: a Ctrl-C while it compiles stops
+    the wait at once, and the process may leave without it (a compile cut short marks no group
+    complete)."""
+    thread = Apart(function, arguments)
+    thread.start()
+    # Woken every POLL_SECONDS: a signal that comes just before a wait blocks is only seen once the
+    # thread wakes. Not ``join``: Python 3.11's, cut by a Ctrl-C, takes the thread for ended.
+    while not thread.done.wait(POLL_SECONDS):
+        pass
+    if thread.failure is not None:
+        raise thread.failure
+
+
+class Apart(threading.Thread):
+    """The thread of ``apart``: ``done`` once ``function(*arguments)`` returned or raised ``failure``."""
+
+    def __init__(self, function, arguments):
+        super().__init__(name=KERNELS_THREAD, daemon=True)
+        self.function, self.arguments = function, arguments
+        self.failure, self.done = None, threading.Event()
+
+    def run(self):
+        try:
+            self.function(*self.arguments)
+        except BaseException as error:  # raised again in the caller's thread
+            self.failure = error
+        finally:
+            self.done.set()
+
+
+@atexit.register
+def wait_for_kernels() -> None:
+    """At the exit of a program that stopped waiting for a compile (a Ctrl-C in ``apart``), wait
+    for it to end: LLVM torn down under it would abort the process. (The command line leaves
+    at once instead: ``solver.cli``.)"""
+    for thread in threading.enumerate():
+        if isinstance(thread, Apart):
+            thread.done.wait()
 
 
 def exercise(group: jit.KernelGroup) -> None:

@@ -212,7 +212,7 @@ def twins_verdict(state, params):
         return LOST_PLAIN
     pairs = weak & twin_cards(weak) & SPADES_AND_HEARTS
     while pairs:
-        card = trailing_zeros(pairs)
+        card = np.int64(trailing_zeros(pairs))  # int64 like every card: the twin kernels compile once
         pairs &= pairs - ONE
         if later_twin_lost(params, sets, start, below, outside, rounds, left_in, card) and later_twin_lost(
             params, sets, start, below, outside, rounds, left_in, twin_of(card)
