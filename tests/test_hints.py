@@ -200,6 +200,34 @@ def test_an_expert_plan_ends_with_the_first_move_that_turns_a_card():
     assert plan.key == (view_of(before, YUKON), plan.moves[-1])
 
 
+@pytest.mark.parametrize(
+    "variant, every_move, made", [("yukon", None, True), ("milligan", False, False), ("milligan", True, True)]
+)
+def test_the_expert_makes_every_move_plans_as_set_or_by_rule_set(variant, every_move, made):
+    rules = Rules(variant)
+    view = view_of(deal_board(variant, 3), rules)
+    search = PlanSearch(
+        Expert(**SMALL_EXPERT, every_move=every_move), view, NO_HISTORY, random.Random(0), None
+    )
+    search.run()
+    assert (search.every_plans is not None) == made
+
+
+def test_in_doubt_every_move_plans_are_made_only_when_the_voted_plan_loses_a_world():
+    assert Expert().every_move_for(MILLIGAN) == "doubt"
+    made = set()
+    for deal in range(1, 9):
+        view = view_of(deal_board("yukon", deal), YUKON)
+        expert = Expert(**SMALL_EXPERT, every_move="doubt")
+        search = PlanSearch(expert, view, NO_HISTORY, random.Random(0), None)
+        search.run()
+        voted = search.votes.most_common(1)[0][0]
+        in_doubt = any(search.outcome(voted, index) != "won" for index in range(len(search.worlds)))
+        assert (search.every_plans is not None) == in_doubt
+        made.add(in_doubt)
+    assert made == {True, False}
+
+
 def test_the_expert_has_a_candidate_plan_for_every_move_a_sampled_deal_wins_after():
     rules, nodes = YUKON, SMALL_EXPERT["max_nodes"]
     board = reference.replay(

@@ -224,7 +224,7 @@ def test_a_played_game_is_a_record_whose_winning_line_replays(policy):
         (lambda: make_policy("expert", lead_z=-1), "lead_z must be a number from 0 to 10"),
         (lambda: make_policy("expert", unknown_weight=2), "unknown_weight must be a number from 0 to 1"),
         (lambda: make_policy("expert", turn_now="yes"), "turn_now must be true or false"),
-        (lambda: make_policy("expert", every_move=1), "every_move must be true or false"),
+        (lambda: make_policy("expert", every_move=1), "every_move must be true, false, .doubt. or null"),
         (lambda: make_policy("expert", gone_samples=5000), "gone_samples must be at most 1,000"),
     ],
 )

@@ -14,11 +14,15 @@ sequence of moves that ends with the first move that shows a hidden card. The ex
    card) and solves each with at most ``max_nodes`` nodes; the first plan of each winning
    line is a candidate (plans that reach the same position and turn the same card are
    one candidate, whatever the order of their moves).
-   With ``every_move`` (the default) every fresh legal move has a candidate plan too: the
+   With ``every_move`` every fresh legal move has a candidate plan too: the
    move alone when it turns a card, else the move followed by the first plan of a winning
    line from after it in the first of those worlds that has one (none when no world wins
    after it). The sampled lines' first plans alone miss the saving plan: each world's
-   solver proposes its own first winning line, so 8 worlds often vote for one plan only;
+   solver proposes its own first winning line, so 8 worlds often vote for one plan only.
+   ``"doubt"`` makes them only once the most voted plan is not won in every world dealt.
+   Its default (None) is the rule set's, from ``EVERY_MOVE_BY_VARIANT``: ``"doubt"`` for
+   Milligan, where the worlds mostly agree and plans for every move always cost 13 times the
+   CPU, on elsewhere;
 2. plays the ``candidates`` most voted plans (and those of every move) in *every* world
    and solves the position
    just after the card is turned (at most ``plan_nodes`` nodes): a plan's score counts the
@@ -86,6 +90,11 @@ from solver.player.view import View, sample_world, view_of
 from solver.results.result import SOLVED, UNSOLVABLE
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
+# ``every_move`` when left None, by variant (True for a variant not named). Milligan without
+# it won 100 of 1-100 and 97 of 101-200 at 2.1-2.2 CPU s a game; with it, 30 of 1-30 and the
+# 3 lost deals of 101-200, at 27 s a game.
+DOUBT = "doubt"
+EVERY_MOVE_BY_VARIANT = {"milligan": DOUBT}
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,7 @@ class Expert:
     lead_z: float = 2.0
     unknown_weight: float = 0.5
     turn_now: bool = False
-    every_move: bool = True
+    every_move: bool | str | None = None
     max_moves: int = GAME_MOVES
     name: str = "expert"
 
@@ -142,10 +151,14 @@ class Expert:
         )
         check_samples(self.name, self.samples)
         check_samples(self.name, self.gone_samples, "gone_samples")
-        for flag in ("turn_now", "every_move"):
-            value = getattr(self, flag)
-            if not isinstance(value, bool):
-                raise YukonError(f"{self.name} setting {flag} must be true or false, not {value!r}")
+        if not isinstance(self.turn_now, bool):
+            raise YukonError(f"{self.name} setting turn_now must be true or false, not {self.turn_now!r}")
+        if not (self.every_move in (None, DOUBT) or isinstance(self.every_move, bool)):
+            value = self.every_move
+            raise YukonError(
+                f"{self.name} setting every_move must be true, false, {DOUBT!r} or null (the rule set's),"
+                f" not {value!r}"
+            )
         if not (isinstance(self.lead_z, int | float) and 0 <= self.lead_z <= 10):
             raise YukonError(f"{self.name} setting lead_z must be a number from 0 to 10, not {self.lead_z!r}")
         if not (isinstance(self.unknown_weight, int | float) and 0 <= self.unknown_weight <= 1):
@@ -169,6 +182,12 @@ class Expert:
             "every_move": self.every_move,
             "max_moves": self.max_moves,
         }
+
+    def every_move_for(self, rules: Rules) -> bool | str:
+        """``every_move`` as set, or the rule set's default when None."""
+        if self.every_move is None:
+            return EVERY_MOVE_BY_VARIANT.get(rules.variant, True)
+        return self.every_move
 
     def decide(self, view: View, seed: int, history: History = NO_HISTORY, progress=None) -> Decision:
         """The first move of the best plan for ``view``, from worlds drawn with ``seed``."""
@@ -215,6 +234,7 @@ class PlanSearch:
     def __init__(self, expert: Expert, view: View, history: History, rng: random.Random, progress):
         self.expert, self.view, self.history, self.rng, self.progress = expert, view, history, rng, progress
         self.rules = view.rules
+        self.every_move = expert.every_move_for(view.rules)
         self.worlds: list[World] = []
         self.own_plans: list[Plan | None] = []
         self.plans: dict[tuple, Plan] = {}
@@ -266,7 +286,7 @@ class PlanSearch:
         keys = [key for key in keys[: self.expert.candidates] if key not in self.beaten]
         if self.expert.turn_now and self.votes:
             keys += [key for key in self.turning_now() if key not in keys]
-        if self.expert.every_move and self.votes:
+        if self.every_move and self.votes and (self.every_move is True or self.in_doubt(keys)):
             keys += [key for key in self.move_plans() if key not in keys and key not in self.beaten]
         greedy = {move: at for at, (_score, move) in enumerate(ranked_moves(self.view))}
         return sorted(
@@ -278,6 +298,12 @@ class PlanSearch:
                 greedy.get(self.plans[key].moves[0], len(greedy)),
             ),
         )
+
+    def in_doubt(self, voted: list[tuple]) -> bool:
+        """Are every move's plans made, or the most voted fresh plan not won in every world?"""
+        if self.every_plans is not None or not voted:
+            return True
+        return any(self.outcome(voted[0], index) != WON for index in range(len(self.worlds)))
 
     def turning_now(self) -> list[tuple]:
         """The keys of the one-move plans that turn a card now (fresh ones only)."""
