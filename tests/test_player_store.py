@@ -19,6 +19,7 @@ from solver.errors import YukonError
 from solver.game.notation import final_position
 from solver.game.numbering import deal_board
 from solver.game.reference import IllegalMove, is_won
+from solver.game.rules import Rules
 from solver.player.play import play_deal
 from solver.results.limits import Limits
 from solver.runs.play import play_series, run_plays, run_ratings
@@ -269,3 +270,19 @@ def test_ratings_sit_beside_verdicts_and_reproduce(tmp_path):
     assert stored[0] == stored[1]
     again = run_ratings([2, 6, 10, 11], YUKON, "pysol", paths[0], series, nodes, jobs=1, progress=False)
     assert again.to_do == 0
+
+
+def test_an_expert_series_is_keyed_on_the_every_move_its_rule_set_plays():
+    """A series names what the expert played (Milligan's plans in doubt, Yukon's always on), not
+    the null default whose meaning a later release may change; without a rule set it keeps null."""
+
+    def every_move(series):
+        return dict(series.settings)["every_move"]
+
+    assert every_move(play_series("expert", {}, runs=1, seed=0, rules=Rules("milligan"))) == "doubt"
+    assert every_move(play_series("expert", {}, runs=1, seed=0, rules=Rules("yukon"))) is True
+    assert (
+        every_move(play_series("expert", {"every_move": False}, runs=1, seed=0, rules=Rules("milligan")))
+        is False
+    )
+    assert every_move(play_series("expert", {}, runs=1, seed=0)) is None

@@ -43,7 +43,7 @@ def family_flags(tables, board, rules) -> bool:
 
 def held_in_python(tables) -> bool:
     """Does the first remembered family hold every set of at most three facts of the position
-    whose facts ``position_mask`` holds? (Read straight from the ring slot, every row {p, q},
+    whose facts ``tables.position`` holds? (Read straight from the ring slot, every row {p, q},
     p <= q: the rows ``h3`` writes.)"""
     header = tables.header
     count, words = int(header[arrays.HEADER_FACTS]), int(header[arrays.HEADER_WORDS])
@@ -142,7 +142,7 @@ def test_the_family_check_equals_a_plain_reading_around_a_dead_end():
 
 
 def facts_held(tables) -> bool:
-    """Is every fact of the position ``position_mask`` holds a single fact of the first
+    """Is every fact of the position ``tables.position`` holds a single fact of the first
     remembered family?"""
     words = int(tables.header[arrays.HEADER_WORDS])
     slot = tables.remembered_triples.order[0]

@@ -75,7 +75,7 @@ def play_range(
     the store ``store`` (``yukon play``)."""
     from solver.runs.play import play_series, run_plays
 
-    series = play_series(policy, settings or {}, runs, seed)
+    series = play_series(policy, settings or {}, runs, seed, rules)
     return run_plays(deal_range(deals, numbering), rules, numbering, store, series, jobs)
 
 

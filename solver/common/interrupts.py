@@ -161,8 +161,9 @@ KERNELS_THREAD = "yukon-kernels-ready"
 
 
 def kernels_still_compiling() -> bool:
-    """Whether a thread making kernels ready is still running (a Ctrl-C stopped the wait for it)."""
-    return any(thread.name == KERNELS_THREAD for thread in threading.enumerate())
+    """Whether a thread making kernels ready has not finished (a Ctrl-C stopped the wait for it):
+    one named KERNELS_THREAD whose ``done`` event is not set."""
+    return any(thread.name == KERNELS_THREAD and not thread.done.is_set() for thread in threading.enumerate())
 
 
 # What a worker process ignores: the terminal's Ctrl-C and its closing reach the whole process

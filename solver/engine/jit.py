@@ -167,9 +167,12 @@ class KernelGroup:
 # The mark of the kernel groups compiled completely into this install location's cache folders
 # (``KernelCache.location_folders``): the groups' names and the SHA-256 of every engine cache file there.
 COMPLETE_MARK = "complete"
-# The engine's folders that hold kernel sources (the engine's own, its subpackages'), relative to it:
-# numba keeps the kernels of each source folder in a cache subfolder of its own.
-SOURCE_FOLDERS = sorted({path.parent.relative_to(ENGINE_FOLDER) for path in ENGINE_FOLDER.rglob("*.py")})
+# The engine's folders that hold kernel sources, relative to it: its own first (the mark is named
+# after it), then its subpackages'. numba keeps each source folder's kernels in a cache subfolder.
+SOURCE_FOLDERS = [
+    Path("."),
+    *sorted({path.parent.relative_to(ENGINE_FOLDER) for path in ENGINE_FOLDER.rglob("*.py")} - {Path(".")}),
+]
 
 
 def engine_cache_files(folders: list[Path]) -> list[Path]:

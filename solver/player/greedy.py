@@ -72,7 +72,8 @@ class Greedy:
         if isinstance(share, bool) or not isinstance(share, int) or not 0 <= share <= 1000:
             raise YukonError(f"greedy setting random_moves must be a whole number 0-1000, not {share!r}")
 
-    def settings(self) -> dict:
+    def settings(self, rules: Rules | None = None) -> dict:
+        """The settings (the same for every rule set)."""
         return {"max_moves": self.max_moves} | (
             {"random_moves": self.random_moves} if self.random_moves else {}
         )

@@ -49,7 +49,7 @@ def play_deal(
         numbering=numbering,
         deal=deal,
         policy=policy,
-        settings=tuple(sorted(player.settings().items())),
+        settings=tuple(sorted(player.settings(rules).items())),
         seed=seed,
         won=won,
         moves=len(moves),

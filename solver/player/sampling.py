@@ -74,8 +74,9 @@ class Sampling:
         if self.plan_plies:
             check_positive(self.name, plan_plies=self.plan_plies)
 
-    def settings(self) -> dict:
-        """The settings (``plan_plies`` only when used, so stores keep the default's key)."""
+    def settings(self, rules: Rules | None = None) -> dict:
+        """The settings, the same for every rule set (``plan_plies`` only when used, so stores keep
+        the default's key)."""
         plan = {"plan_plies": self.plan_plies} if self.plan_plies else {}
         return {"samples": self.samples, "max_nodes": self.max_nodes, "max_moves": self.max_moves} | plan
 

@@ -50,12 +50,12 @@ STORED = STATUSES
 MAX_RUNS = 1_000_000
 
 
-def play_series(policy: str, settings: dict, runs: int, seed: int) -> PlaySeries:
+def play_series(policy: str, settings: dict, runs: int, seed: int, rules: Rules | None = None) -> PlaySeries:
     """A checked series: the policy exists, its settings are valid (completed with its
-    defaults), runs is positive and seed fits the store."""
+    defaults, as ``rules`` plays them when given), runs is positive and seed fits the store."""
     check_count("--runs", runs, MAX_RUNS)
     check_seed(seed)
-    full = make_policy(policy, **settings).settings()
+    full = make_policy(policy, **settings).settings(rules)
     return PlaySeries(policy, tuple(sorted(full.items())), runs, seed)
 
 

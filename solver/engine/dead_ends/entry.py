@@ -21,10 +21,10 @@ the remembered tables and families are asked first, HOPELESS next, the full pair
 pairwise tests read are kept along the path (``path_facts``). Where a test runs decides only
 what it costs: each one is sound on any position, so no verdict depends on it.
 
-The light entry points (``..._light``: ``DEAD_END_TESTS`` off) run HOPELESS alone: the light
-search kernels (``solver.engine.groups``) call them while every other test would answer "alive"
-without looking (``solver.search.dead_ends.light_search_will_do``), and compile without the
-kernels of those tests.
+The light entry points (``..._light``: ``DEAD_END_TESTS`` off) run HOPELESS alone, and the light
+``costly_path_test`` no test at all: the light search kernels (``solver.engine.groups``) call them
+while every other test would answer "alive" without looking
+(``solver.search.dead_ends.light_search_will_do``), and compile without the kernels of those tests.
 """
 
 from solver.engine.apply import walk_back, walk_forward
