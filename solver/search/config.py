@@ -101,7 +101,7 @@ class SearchConfig:
     probes: tuple[tuple[int, int, int], ...] = PROBES  # see PROBES
     deal_scores: tuple[int, ...] = DEAL_SCORES  # see DEAL_SCORES
 
-    # Positions the solve searches without a verdict before the pairwise tests run (``root_dead``).
+    # Positions the solve searches without a verdict before the pairwise tests run (``root_pairs_dead``).
     root_pairs_after: int = 2_000
     # Positions the solve searches without a verdict before the test over triples runs on the root
     # (``engine.dead_ends.h3``): about 0.36 s of search, some three times a call on a root (median 0.13 s), so

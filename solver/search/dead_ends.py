@@ -20,7 +20,7 @@ _thread_tables = threading.local()
 def dead_end_tables() -> DeadEndTables:
     """The dead-end tests' tables (see ``engine.dead_ends.arrays``) for a new solve: this thread's
     arrays, made once, their header cleared (the tests not yet let run: the search runs without
-    them), and built for the solve's root by ``root_dead`` when it lets them run (a deal won before
+    them), and built for the solve's root by ``root_pairs_dead`` when it lets them run (a deal won before
     never compiles their kernels; the remembered dead tables of ``engine.dead_ends.nogoods`` are
     forgotten with the deal they belong to)."""
     tables = getattr(_thread_tables, "dead_ends", None)
@@ -41,7 +41,7 @@ def dead_end_counters() -> dict[str, int]:
     return {name: int(header[slot]) for name, slot in arrays.COUNTERS.items()}
 
 
-def root_dead(packed: Packed, dead_ends: DeadEndTables, options: int) -> bool:
+def root_pairs_dead(packed: Packed, dead_ends: DeadEndTables, options: int) -> bool:
     """Let the pairwise tests run from now on, and does the test (when on) prove the root lost?
     Called once the solve has searched ``SearchConfig.root_pairs_after`` positions without a verdict, so
     easy deals never pay for a test; every search started after it tests its root (the

@@ -25,7 +25,7 @@ from solver.search.dead_ends import (
     dead_end_tables,
     light_search_will_do,
     path_position_dead,
-    root_dead,
+    root_pairs_dead,
     root_triples_dead,
     test_path_over_triples,
 )
@@ -316,7 +316,7 @@ def exercise(group: jit.KernelGroup) -> None:
         loss_reason(ONE_CARD_LEFT, Rules(), 0, Proof.SEARCH)
         return
     dead_ends = dead_end_tables()
-    root_dead(packed, dead_ends, everything)
+    root_pairs_dead(packed, dead_ends, everything)
     tested = Search(packed, search.DFS, everything, 0, DEFAULT.first_table_slots, dead_ends=dead_ends)
     if group is PAIRS:
         tested.run(Budget(unlimited))
@@ -388,14 +388,14 @@ def run_testing_root(
     searched: Search, root: Packed, budget: Budget, node_cap: float, options: int
 ) -> tuple[Search, int]:
     """Run ``searched`` up to ``node_cap`` nodes; when the solve passes the config's
-    ``root_pairs_after`` nodes without a verdict, first let the pairwise tests run (``root_dead``),
+    ``root_pairs_after`` nodes without a verdict, first let the pairwise tests run (``root_pairs_dead``),
     and when it passes ``root_triples_after``, test the root over triples (``root_triples_dead``): a
     root a test proves lost returns its proof (a search of the root, exhausted at once) in place
     of ``searched``."""
     dead_ends, config = searched.dead_ends, searched.config
     header = dead_ends.header
     stages = (
-        (config.root_pairs_after, HEADER_PAIRS_ON, root_dead, PAIRS, Proof.ROOT_PAIRS),
+        (config.root_pairs_after, HEADER_PAIRS_ON, root_pairs_dead, PAIRS, Proof.ROOT_PAIRS),
         (config.root_triples_after, HEADER_ROOT_TRIPLES, root_triples_dead, TRIPLES, Proof.ROOT_TRIPLES),
     )
     for after, done, root_test, kernels, test_proof in stages:

@@ -11,7 +11,7 @@ they are stored with WIDE_NOGOODS) at every new position while their checks pay
 (``pacing.checks_pay``); the full pairwise test (``h2``) on the root and, with H2_SEARCH, where
 ``pacing.pairs_due`` says (the children of positions whose subtrees proved costly) and on costly
 positions of the path themselves (``costly_path_test``), once the solve has let the pairwise tests
-run (``solver.search.dead_ends.root_dead``); with TRIPLES, a root the test over triples proved dead
+run (``solver.search.dead_ends.root_pairs_dead``); with TRIPLES, a root the test over triples proved dead
 (``h3``, run once a deal by ``solver.search.dead_ends.root_triples_dead``) gets no moves; with
 PATH_TRIPLES, a position of the path it proves dead between two chunks is left
 (``path_triples_dead``), and a position whose sets of facts all lie in the family of one of those
@@ -82,7 +82,7 @@ def root_dead(state, params, stack, control, tables, first, second):
     """Is the root of a search (keys ``first``, ``second``; at depth 0 of ``stack``) dead: the root
     the test over triples proved dead, HOPELESS (with its case split on twins), or the pairwise
     tests (the full one when the solve has let it run: ``pacing.pairs_on``)? Starts the path's
-    bookkeeping: the root's full test is the solve's (``solver.search.dead_ends.root_dead``), so
+    bookkeeping: the root's full test is the solve's (``solver.search.dead_ends.root_pairs_dead``), so
     it counts as tested, and the costly tests start below it."""
     stack[STACK_TESTED][0] = 1
     stack[STACK_FACTS_READ][0] = UNREAD
