@@ -22,7 +22,8 @@ class Budget:
         self.limits = limits
         self.on_bound = on_bound
         self.started = time.perf_counter()
-        self.nodes = 0
+        self.nodes = 0  # positions searched, in all
+        self.looked = 0  # of those, by a first look that won nothing (``look_over``)
         self.spent = None
         handles = (checked_cancel(cancel), *CANCEL_HANDLES.get(), COMMAND_CTRL_C.get())
         self.cancel_handles = [handle for handle in handles if handle is not None]
@@ -40,6 +41,18 @@ class Budget:
                 yield
             except MemoryError:
                 self.spent = Spent.MEMORY
+
+    def look_over(self) -> None:
+        """The solve's first look (``solve.first_look``) won nothing: the positions searched so far
+        count among ``nodes``, not among ``plan_nodes``."""
+        self.looked = self.nodes
+
+    @property
+    def plan_nodes(self) -> int:
+        """The positions searched since the first look, by the solve's plan of probes and full
+        search: what decides when the dead-end tests start, so that they start where they would
+        have without a look."""
+        return self.nodes - self.looked
 
     def pause(self, seconds: float) -> None:
         """Leave ``seconds`` out of the time spent (they were spent compiling kernels)."""

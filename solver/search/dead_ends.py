@@ -130,4 +130,4 @@ def path_tests_allowed(searched, budget: Budget) -> bool:
     if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
         return False
     tests, dead = int(header[arrays.HEADER_PATH_TESTS]), int(header[arrays.HEADER_PATH_DEAD])
-    return searched.config.path_ration().due(tests, dead, budget.nodes)
+    return searched.config.path_ration().due(tests, dead, budget.plan_nodes)

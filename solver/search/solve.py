@@ -6,14 +6,13 @@ import logging
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import replace
 
 import numpy as np
 
 from solver.common.interrupts import KERNELS_THREAD, POLL_SECONDS
 from solver.engine import groups, jit, layout, moves, search, table
 from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, WORDS, DeadEndTables
-from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
+from solver.engine.groups import LEAN, LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
 from solver.game.cards import KING, make_card
 from solver.game.rules import Rules
@@ -62,10 +61,12 @@ class Search:
         dead_ends: DeadEndTables | None = None,
         deal_score: int = 0,
         config: SearchConfig = DEFAULT,
+        lean: bool = False,
     ):
         """``dead_ends``: the pairwise test's tables for this root, shared by the searches of
         one solve (built here when not given); ``deal_score``: the stock deal's place in the
-        move order (``moves``' "The stock deal's place"); ``config``: the solve's tuning."""
+        move order (``moves``' "The stock deal's place"); ``config``: the solve's tuning;
+        ``lean``: searched by the lean kernels, which test no position for a dead end."""
         self.packed = packed
         self.config = config
         self.dead_ends = dead_end_tables() if dead_ends is None else dead_ends
@@ -78,8 +79,9 @@ class Search:
         self.peak_entries = 0
         self.path_tested = set()
         self.proof = Proof.SEARCH  # what an exhausted search proves its root lost by
+        self.lean = lean
         p = packed
-        search_kernels(self.dead_ends)[0](
+        search_kernels(self.dead_ends, lean)[0](
             p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
         )
 
@@ -133,7 +135,7 @@ class Search:
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             ends_every = config.chunk_ends_every
             limit = min(limit, (before_nodes // ends_every + 1) * ends_every)
-            status = search_kernels(self.dead_ends)[1](
+            status = search_kernels(self.dead_ends, self.lean)[1](
                 p.state,
                 p.params,
                 p.zobrist,
@@ -169,9 +171,12 @@ class Search:
         return bool(self.control[layout.CONTROL_TRUNCATED])
 
 
-def search_kernels(dead_ends: DeadEndTables):
-    """The search kernels (start, chunk) for a solve's tests so far: the light ones (compiled
-    without the dead-end tests beyond HOPELESS) while they search alike."""
+def search_kernels(dead_ends: DeadEndTables, lean: bool = False):
+    """The search kernels (start, chunk): the lean ones when asked (they test no position for a
+    dead end); else for a solve's tests so far, the light ones (compiled without the dead-end tests
+    beyond HOPELESS) while they search alike."""
+    if lean:
+        return groups.search_start_lean, groups.search_chunk_lean
     if light_search_will_do(dead_ends):
         return groups.search_start_light, groups.search_chunk_light
     return search.search_start, search.search_chunk
@@ -228,11 +233,11 @@ READY = KernelsReady()
 
 
 def warm_up(ready: KernelsReady = READY) -> None:
-    """Make the search kernels ready (compiled, or loaded from the on-disk cache) once per
-    process, before any solve's budget starts: see ``kernels_ready``."""
+    """Make the kernels of a solve's first look ready (compiled, or loaded from the on-disk cache)
+    once per process, before any solve's budget starts: see ``kernels_ready``."""
     if ready.cache.note and not ready.groups:
         LOG.warning("warning: %s", ready.cache.note)
-    kernels_ready(SEARCH, ready=ready)
+    kernels_ready(LEAN, ready=ready)
 
 
 def kernels_ready(group: jit.KernelGroup, budget: Budget | None = None, ready: KernelsReady = READY) -> None:
@@ -308,9 +313,14 @@ def exercise(group: jit.KernelGroup) -> None:
     """Call ``group``'s kernels as a solve does, on ONE_CARD_LEFT."""
     packed, everything = pack(ONE_CARD_LEFT, Rules()), moves.ALL_REDUCTIONS
     unlimited = Limits(time_limit=None)
+    if group is LEAN:
+        look = Search(packed, search.DFS, everything, 0, unlimited.memory_bytes, lean=True)
+        look.run(Budget(unlimited))
+        shorten(ONE_CARD_LEFT, Rules(), look.path())
+        look.grow(Budget(unlimited))
+        return
     if group is SEARCH:
-        decide(ONE_CARD_LEFT, Rules(), packed, everything, DEFAULT, Budget(replace(unlimited, minimal=True)))
-        Search(packed, search.DFS, everything, 0, unlimited.memory_bytes).grow(Budget(unlimited))
+        Search(packed, search.DFS, everything, 0, unlimited.memory_bytes).run(Budget(unlimited))
         return
     if group is LOSS:
         loss_reason(ONE_CARD_LEFT, Rules(), 0, Proof.SEARCH)
@@ -329,7 +339,10 @@ def decide(
     board: Board, rules: Rules, packed: Packed, options: int, config: SearchConfig, budget: Budget
 ) -> Result:
     dead_ends = dead_end_tables()
-    dfs, status, peak = first_win(packed, dead_ends, options, config, budget)
+    dfs, status, peak = first_look(packed, dead_ends, options, config, budget)
+    if status != search.SOLVED:
+        kernels_ready(SEARCH, budget)
+        dfs, status, peak = first_win(packed, dead_ends, options, config, budget)
     if status == search.EXHAUSTED:
         if dfs.truncated:
             return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
@@ -341,12 +354,45 @@ def decide(
     line = shorten(board, rules, dfs.path())
     proven, bound = False, None
     if budget.limits.minimal:
+        kernels_ready(SEARCH, budget)
         shortest = shortest_line(board, rules, line, budget, options, peak, dead_ends, config)
         line, proven, peak, bound = shortest
     solution = verified_solution(board, line, rules)
     return Result(
         SOLVED, solution, budget.nodes, budget.elapsed(), peak, proven_minimal=proven, lower_bound=bound
     )
+
+
+def first_look(
+    packed: Packed, dead_ends: DeadEndTables, options: int, config: SearchConfig, budget: Budget
+) -> tuple[Search, int, int]:
+    """The probes of ``first_win``, searched by the lean kernels (``groups.LEAN``: no dead-end
+    test, so none of their kernels need compiling) for at most the config's ``first_look_nodes``
+    positions in all: most easy deals are won here. Only a win counts: whatever else the look
+    ends with, the solve goes on with ``first_win`` as if it had not looked (``Budget.look_over``),
+    the look's positions counted among those searched. Returns the last search, its status and
+    the peak table entries of all.
+
+    A win here is the win ``first_win`` finds, move for move (within the look's positions, no
+    probe reaches its own node cap). Each probe is a depth-first search in a fixed move order with
+    a table of positions seen; leaving out a sound dead-end test only adds positions from which no
+    win can be reached (the subtrees below positions the test would have cut). A winnable position
+    is only ever reached from a winnable one, and whether it was seen before depends only on the
+    winnable positions searched before it, so both searches expand the same winnable positions in
+    the same order and meet the same first win; the look merely searches more positions on its
+    way there."""
+    peak, left = 0, config.first_look_nodes
+    for branch_limit, node_cap, probe_options, deal_score in probe_plan(packed.params, options, config):
+        memory = budget.limits.memory_bytes
+        searched = (search.DFS, probe_options, 0, memory, branch_limit, dead_ends, deal_score, config)
+        look = Search(copy_packed(packed), *searched, lean=True)
+        status = look.run(budget, min(node_cap, left))
+        peak, left = max(peak, look.peak_entries), left - int(look.control[layout.CONTROL_NODES])
+        if status == search.SOLVED or left <= 0 or budget.spent:
+            break
+    if status != search.SOLVED:
+        budget.look_over()
+    return look, status, peak
 
 
 def first_win(
@@ -401,9 +447,9 @@ def run_testing_root(
     for after, done, root_test, kernels, test_proof in stages:
         if header[done]:
             continue
-        own_cap = searched.control[layout.CONTROL_NODES] + max(after - budget.nodes, 0)
+        own_cap = searched.control[layout.CONTROL_NODES] + max(after - budget.plan_nodes, 0)
         status = searched.run(budget, min(node_cap, own_cap))
-        if settled(searched, status, budget) or budget.nodes < after:
+        if settled(searched, status, budget) or budget.plan_nodes < after:
             return searched, status
         kernels_ready(kernels, budget)
         if root_test(root, dead_ends, options):
