@@ -24,7 +24,7 @@ from solver.engine import groups, jit, search
 from solver.engine.dead_ends import entry, h2
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
-NOTICE = "compiling the solver's search, once per machine"
+NOTICE = "compiling the solver's first look, once per machine"
 PROBE = """
 import sys
 from solver.cli import main
@@ -450,15 +450,15 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves():
     assert 99 < budget.time_left() - before <= 100
 
 
-def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
+@pytest.mark.parametrize("group", [groups.LEAN, groups.SEARCH], ids=lambda group: group.name)
+def test_the_search_groups_are_made_ready_under_no_time_limit(monkeypatch, group):
     """A loaded machine's compile must not run the exercise out of time (before, its solve had
     the default 60 s, and a cut one marked the cache complete without the search kernel)."""
-    from solver.engine.groups import SEARCH
     from solver.search import solve
 
     limits = []
-    monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))
-    solve.exercise(SEARCH)
+    monkeypatch.setattr(solve.Search, "run", lambda searched, budget, *cap: limits.append(budget.limits))
+    solve.exercise(group)
     assert limits and all(given.time_limit is None for given in limits)
 
 

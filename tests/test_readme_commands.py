@@ -36,7 +36,7 @@ YUKON_FOLDER = Path(sys.executable).parent
 EVERY_GROUP = (
     "from solver.search import solve\n"
     "from solver.engine import groups\n"
-    "for group in (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS):\n"
+    "for group in groups.ALL:\n"
     "    solve.kernels_ready(group)\n"
 )
 

@@ -31,3 +31,5 @@ PAIRS = KernelGroup(
 )
 TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, entry.path_triples_dead))
 LOSS = KernelGroup("loss reasons", 1, (prune.hopeless, h2.h2_dead))
+# Every group, in the order a solve that needs them all meets them.
+ALL = (LEAN, SEARCH, PAIRS, TRIPLES, LOSS)

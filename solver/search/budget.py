@@ -44,14 +44,17 @@ class Budget:
 
     def look_over(self) -> None:
         """The solve's first look (``solve.first_look``) won nothing: the positions searched so far
-        count among ``nodes``, not among ``plan_nodes``."""
+        count among ``nodes``, not among ``plan_nodes``, and a node limit it reached is the plan's
+        to spend again."""
         self.looked = self.nodes
+        if self.spent is Spent.NODES:
+            self.spent = None
 
     @property
     def plan_nodes(self) -> int:
         """The positions searched since the first look, by the solve's plan of probes and full
-        search: what decides when the dead-end tests start, so that they start where they would
-        have without a look."""
+        search: what the node limit and the start of the dead-end tests count, so that the plan
+        searches as it would have without a look."""
         return self.nodes - self.looked
 
     def pause(self, seconds: float) -> None:
@@ -67,7 +70,7 @@ class Budget:
         return self.limits.time_limit - self.elapsed()
 
     def nodes_left(self) -> float:
-        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.plan_nodes
 
 
 def checked_cancel(cancel):

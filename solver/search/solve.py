@@ -381,7 +381,7 @@ def first_look(
     winnable positions searched before it, so both searches expand the same winnable positions in
     the same order and meet the same first win; the look merely searches more positions on its
     way there."""
-    peak, left = 0, config.first_look_nodes
+    peak, left = 0, min(config.first_look_nodes, budget.nodes_left())
     for branch_limit, node_cap, probe_options, deal_score in probe_plan(packed.params, options, config):
         memory = budget.limits.memory_bytes
         searched = (search.DFS, probe_options, 0, memory, branch_limit, dead_ends, deal_score, config)
