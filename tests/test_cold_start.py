@@ -103,7 +103,7 @@ def test_no_writable_folder_means_no_cache_and_one_note(tmp_path):
 LOADED_FROM_PROBE = """
 import sys
 from solver.cli import main
-from solver.engine.groups import search_chunk_light as search_chunk
+from solver.engine.groups import search_chunk_lean as search_chunk
 try:
     main(sys.argv[1:])
 finally:
@@ -302,7 +302,7 @@ class Calls:
 
 
 def test_a_complete_cache_loads_without_waiting_for_the_lock(cache):
-    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
+    held = jit.os_file_lock()(cache.folder / "compile.lock")
     held.acquire()
     try:
         calls = Calls()
@@ -313,7 +313,7 @@ def test_a_complete_cache_loads_without_waiting_for_the_lock(cache):
 
 
 def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles(cache):
-    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
+    held = jit.os_file_lock()(cache.folder / "compile.lock")
     held.acquire()
     calls = Calls()
     thread = calls.ready(cache, jit.KernelGroup("pairwise tests", PAIRS_SECONDS, ()))
