@@ -38,7 +38,7 @@ NOTICE = "compiling the solver"
 # Each group's kernels made ready in turn in one fresh process: wall and CPU seconds of each.
 GROUPS_PROBE = """
 import json, time
-from solver.search import solve
+from solver.search import readiness
 try:
     from solver.engine import groups
 except ImportError:  # a checkout from before the groups: one compile, measured by the cold solve
@@ -47,7 +47,7 @@ seconds = {}
 every_group = getattr(groups, "ALL", None) or (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS)
 for group in every_group:
     wall, cpu = time.perf_counter(), time.process_time()
-    solve.kernels_ready(group)
+    readiness.kernels_ready(group)
     seconds[group.name] = [round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)]
 print(json.dumps(seconds))
 """

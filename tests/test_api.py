@@ -358,15 +358,15 @@ class KeptRecords(logging.Handler):
 
 def test_the_compile_notice_and_cache_warning_go_through_logging(tmp_path, monkeypatch):
     from solver.engine.groups import LEAN
-    from solver.search import solve
+    from solver.search import readiness
 
-    monkeypatch.setattr(solve, "exercise", lambda group: None)  # the messages, not the compiling
+    monkeypatch.setattr(readiness, "exercise", lambda group: None)  # the messages, not the compiling
     kept = KeptRecords()  # on the module's logger: whatever the command line did to "solver"'s
-    solve.LOG.addHandler(kept)
+    readiness.LOG.addHandler(kept)
     try:  # a process that has made no kernel ready yet, over an empty cache with a note
-        solve.warm_up(solve.KernelsReady(jit.KernelCache(tmp_path, "a note about the cache")))
+        readiness.warm_up(readiness.KernelsReady(jit.KernelCache(tmp_path, "a note about the cache")))
     finally:
-        solve.LOG.removeHandler(kept)
+        readiness.LOG.removeHandler(kept)
     notice = f"compiling the solver's {LEAN.name}, once per machine: about {LEAN.seconds} s"
     assert [(record.name, record.getMessage()) for record in kept.records] == [
         ("solver.search.solve", "warning: a note about the cache"),

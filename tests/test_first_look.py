@@ -2,10 +2,10 @@
 position for a dead end): a win there is the win the probes find, move for move; a look that
 wins nothing leaves the solve as it would have been, its positions counted."""
 
-from dataclasses import replace
+import threading
 
 import pytest
-from engine_helpers import checked_solve
+from engine_helpers import NO_LOOK, checked_solve
 from hypothesis import given, settings
 from strategies import small_positions
 
@@ -14,14 +14,13 @@ from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
-from solver.results.result import SOLVED, UNSOLVABLE, Spent
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Spent
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_tables
 from solver.search.packing import decode, pack
-from solver.search.solve import first_look
+from solver.search.solve import first_look, solve_position
 
-NO_LOOK = replace(DEFAULT, first_look_nodes=0)
 LIMITS = Limits(time_limit=None, max_nodes=400_000)
 RULE_SETS = [Rules("yukon"), Rules("yukon", True), Rules("russian"), Rules("milligan")]
 # Deals 1-10 of each rule set; for Russian, whose deals 1-10 are lost, its first solvable ones too.
@@ -94,3 +93,10 @@ def test_a_node_limit_below_the_look_leaves_the_verdicts_alone():
     """Russian deal 1 is proved lost at its root by the plan, and the look takes the one node."""
     board, rules = deal_board("russian", 1), Rules("russian")
     assert checked_solve(board, rules, limits=Limits(max_nodes=1)).status == UNSOLVABLE
+
+
+def test_a_solve_stopped_during_the_look_is_unknown_and_says_why():
+    stopped = threading.Event()
+    stopped.set()
+    result = solve_position(deal_board("yukon", 3), Rules("yukon"), LIMITS, cancel=stopped)
+    assert (result.status, result.budget, result.nodes) == (UNKNOWN, Spent.INTERRUPTED, 0)

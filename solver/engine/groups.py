@@ -1,10 +1,10 @@
 """The kernel groups a solve compiles, each once per machine and when it first needs it
-(``jit.KernelCache.kernels_ready``; ``solver.search.solve.kernels_ready`` calls their kernels on a one-move
-position): the lean search of a solve's first look (no dead-end test at all), the light search
-that follows when the look decides nothing (``dead_ends.entry``'s light entry points: HOPELESS and
-its twin split), the pairwise tests a deal not won in ``SearchConfig.root_pairs_after`` positions
-turns on, the test over triples after ``root_triples_after``, and the reason of a lost deal. Each
-with the CPU seconds it took to compile on the project's 2-core machine
+(``jit.KernelCache.kernels_ready``; ``solver.search.readiness.kernels_ready`` calls their kernels
+on a one-move position): the lean search of a solve's first look (no dead-end test at all), the
+light search that follows when the look decides nothing (``dead_ends.entry``'s light entry points:
+HOPELESS and its twin split), the pairwise tests a deal not won in ``SearchConfig.root_pairs_after``
+positions turns on, the test over triples after ``root_triples_after``, and the reason of a lost
+deal. Each with the CPU seconds it took to compile on the project's 2-core machine
 (``benchmarks/bench_cold_start.py``)."""
 
 from solver.engine import search, shortcut, table
