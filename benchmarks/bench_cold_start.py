@@ -7,10 +7,11 @@ import main; main()"`` with this checkout first on ``PYTHONPATH``: what the inst
 runs), with ``NUMBA_CACHE_DIR`` pointing at a new, empty folder, as on a machine that has never
 run the solver; each with its wall and CPU seconds (the process's user + system time):
 
-* ``yukon solve 12`` cold (compiles the search kernels, says so once on stderr), then warm runs
+* ``yukon solve 12`` cold (compiles the first look's kernels, says so once on stderr), then warm runs
   that load the cache;
-* each kernel group's compile on its own (``solver.engine.groups``: the search every solve runs,
-  then the pairwise tests, the test over triples, the loss reasons, which only harder deals need);
+* each kernel group's compile on its own (``solver.engine.groups``: the first look every solve
+  runs, then the search, the pairwise tests, the test over triples, the loss reasons, which only
+  harder deals need);
 * ``yukon solve 1-20 --jobs 2 --out DB`` cold: the two workers share one compilation (the
   first compiles, the other waits and loads), so the notice appears once;
 * commands that do not search (``deal``, ``--help``) with an empty cache: they must leave it
@@ -37,15 +38,16 @@ NOTICE = "compiling the solver"
 # Each group's kernels made ready in turn in one fresh process: wall and CPU seconds of each.
 GROUPS_PROBE = """
 import json, time
-from solver.search import solve
+from solver.search import readiness
 try:
     from solver.engine import groups
 except ImportError:  # a checkout from before the groups: one compile, measured by the cold solve
     raise SystemExit(print("{}"))
 seconds = {}
-for group in (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS):
+every_group = getattr(groups, "ALL", None) or (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS)
+for group in every_group:
     wall, cpu = time.perf_counter(), time.process_time()
-    solve.kernels_ready(group)
+    readiness.kernels_ready(group)
     seconds[group.name] = [round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)]
 print(json.dumps(seconds))
 """

@@ -32,7 +32,7 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import NUMBERINGS, deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
-from solver.search import solve
+from solver.search import readiness, searching
 from solver.search.budget import Budget
 from solver.search.dead_ends import dead_end_tables
 from solver.search.packing import pack
@@ -43,14 +43,14 @@ CATALOGUE = Path(__file__).parent.parent / "catalogue"
 
 def sample(args) -> dict:
     rules, rows = Rules("yukon"), []
-    solve.warm_up()
+    readiness.warm_up()
     for deal in parse_deals(args.deals):
         packed = pack(deal_board("yukon", deal, args.numbering), rules)
         tables = arrays.make_tables()
         h2.build_tables(packed.state, packed.params, tables)
         dead_ends = dead_end_tables(packed)
         dead_ends.header[arrays.HEADER_PAIRS_ON] = 1
-        searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30, dead_ends=dead_ends)
+        searched = searching.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 30, dead_ends=dead_ends)
         budget = Budget(Limits(time_limit=None))
         counts, milliseconds, status = {"positions": 0, "pairs": 0, "triples_only": 0, "neither": 0}, [], None
         while counts["positions"] < args.samples and status not in (search.EXHAUSTED, search.SOLVED):

@@ -22,7 +22,8 @@ from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
 from solver.search.config import DEFAULT, SearchConfig
-from solver.search.solve import solve_position, warm_up
+from solver.search.readiness import warm_up
+from solver.search.solve import solve_position
 
 RESULTS = Path(__file__).parent / "results"
 SWITCHES = {  # the options each row switches off

@@ -27,6 +27,7 @@ from solver.game.numbering import deal_board
 from solver.game.rules import VARIANTS, Rules
 from solver.results.limits import Limits
 from solver.results.result import UNSOLVABLE
+from solver.search import readiness
 
 RESULTS = Path(__file__).parent / "results"
 TOLD = solve.loss_reason
@@ -55,7 +56,7 @@ def measure(args) -> dict:
         Rules(args.variant, args.foundation_return),
         Limits(max_nodes=args.max_nodes, time_limit=None),
     )
-    solve.warm_up()
+    readiness.warm_up()
     kinds, with_reason, without = {"chain": 0, "pairwise": 0, "twins": 0, "search": 0}, [], []
     for number, deal in enumerate(tqdm(parse_deals(args.deals), desc="deals", file=sys.stderr)):
         board = deal_board(args.variant, deal)

@@ -7,6 +7,7 @@ playouts use seeded ``random.Random``s, and solver runs are bounded by nodes, no
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -48,6 +49,9 @@ NO_SHRINK = (Phase.explicit, Phase.generate)
 
 # Solver runs here are bounded by nodes only, so their outcome never depends on timing.
 NODE_LIMITS = Limits(max_nodes=3_000_000, time_limit=None)
+# The search without its first look (``solve.first_look``): the positions a result counts are the
+# search's own, as tests of where a dead-end test stops it want.
+NO_LOOK = replace(DEFAULT, first_look_nodes=0)
 # The kernels' tuning with every in-search test where a test asks for it and nothing paced:
 # the spacing 0 (the pairwise test on every position once let run), no test of costly positions.
 UNPACED_TUNING = DEFAULT.kernel_tuning()._replace(

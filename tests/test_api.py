@@ -155,7 +155,8 @@ def test_unsolvable_and_unknown_outcomes():
     lost = solver.solve_deal(RUSSIAN_LOST, RUSSIAN)
     assert (lost.status, lost.solution, lost.moves, lost.budget) == ("unsolvable", "", (), None)
     unknown = solver.solve_deal(YUKON_HARD, limits=Limits(max_nodes=5))
-    assert (unknown.status, unknown.budget, unknown.nodes) == ("unknown", "nodes", 5)
+    # the node limit is the plan's: its 5 positions, after a first look capped at the limit too
+    assert (unknown.status, unknown.budget, unknown.nodes) == ("unknown", "nodes", 10)
     assert unknown.record.max_nodes == 5
 
 
@@ -356,19 +357,20 @@ class KeptRecords(logging.Handler):
 
 
 def test_the_compile_notice_and_cache_warning_go_through_logging(tmp_path, monkeypatch):
-    from solver.engine.groups import SEARCH
-    from solver.search import solve
+    from solver.engine.groups import LEAN
+    from solver.search import readiness
 
-    monkeypatch.setattr(solve, "exercise", lambda group: None)  # the messages, not the compiling
+    monkeypatch.setattr(readiness, "exercise", lambda group: None)  # the messages, not the compiling
     kept = KeptRecords()  # on the module's logger: whatever the command line did to "solver"'s
-    solve.LOG.addHandler(kept)
+    readiness.LOG.addHandler(kept)
     try:  # a process that has made no kernel ready yet, over an empty cache with a note
-        solve.warm_up(solve.KernelsReady(jit.KernelCache(tmp_path, "a note about the cache")))
+        readiness.warm_up(readiness.KernelsReady(jit.KernelCache(tmp_path, "a note about the cache")))
     finally:
-        solve.LOG.removeHandler(kept)
+        readiness.LOG.removeHandler(kept)
+    notice = f"compiling the solver's {LEAN.name}, once per machine: about {LEAN.seconds} s"
     assert [(record.name, record.getMessage()) for record in kept.records] == [
         ("solver.search.solve", "warning: a note about the cache"),
-        ("solver.search.solve", f"compiling the solver's search, once per machine: about {SEARCH.seconds} s"),
+        ("solver.search.solve", notice),
     ]
 
 

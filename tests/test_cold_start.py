@@ -24,7 +24,7 @@ from solver.engine import groups, jit, search
 from solver.engine.dead_ends import entry, h2
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
-NOTICE = "compiling the solver's search, once per machine"
+NOTICE = "compiling the solver's first look, once per machine"
 PROBE = """
 import sys
 from solver.cli import main
@@ -103,7 +103,7 @@ def test_no_writable_folder_means_no_cache_and_one_note(tmp_path):
 LOADED_FROM_PROBE = """
 import sys
 from solver.cli import main
-from solver.engine.groups import search_chunk_light as search_chunk
+from solver.engine.groups import search_chunk_lean as search_chunk
 try:
     main(sys.argv[1:])
 finally:
@@ -302,7 +302,7 @@ class Calls:
 
 
 def test_a_complete_cache_loads_without_waiting_for_the_lock(cache):
-    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
+    held = jit.os_file_lock()(cache.folder / "compile.lock")
     held.acquire()
     try:
         calls = Calls()
@@ -313,7 +313,7 @@ def test_a_complete_cache_loads_without_waiting_for_the_lock(cache):
 
 
 def test_a_process_that_must_compile_waits_saying_for_what_then_says_it_compiles(cache):
-    held = jit.OS_FILE_LOCK(cache.folder / "compile.lock")
+    held = jit.os_file_lock()(cache.folder / "compile.lock")
     held.acquire()
     calls = Calls()
     thread = calls.ready(cache, jit.KernelGroup("pairwise tests", PAIRS_SECONDS, ()))
@@ -441,24 +441,25 @@ def test_the_seconds_a_group_takes_to_compile_are_not_the_solves():
     compile out of the solve's time: its budget starts over where it stopped."""
     from solver.engine.groups import PAIRS
     from solver.results.limits import Limits
-    from solver.search import solve
+    from solver.search import readiness
     from solver.search.budget import Budget
 
     budget = Budget(Limits(time_limit=5))
     before = budget.time_left()
-    solve.kernels_ready(PAIRS, budget, solve.KernelsReady(TakingOneHundredSeconds()))  # none taken here
+    ready = readiness.KernelsReady(TakingOneHundredSeconds())
+    readiness.kernels_ready(PAIRS, budget, ready)  # none taken here
     assert 99 < budget.time_left() - before <= 100
 
 
-def test_the_search_group_is_made_ready_under_no_time_limit(monkeypatch):
+@pytest.mark.parametrize("group", [groups.LEAN, groups.SEARCH], ids=lambda group: group.name)
+def test_the_search_groups_are_made_ready_under_no_time_limit(monkeypatch, group):
     """A loaded machine's compile must not run the exercise out of time (before, its solve had
     the default 60 s, and a cut one marked the cache complete without the search kernel)."""
-    from solver.engine.groups import SEARCH
-    from solver.search import solve
+    from solver.search import readiness, searching
 
     limits = []
-    monkeypatch.setattr(solve, "decide", lambda *arguments: limits.append(arguments[-1].limits))
-    solve.exercise(SEARCH)
+    monkeypatch.setattr(searching.Search, "run", lambda searched, budget, *cap: limits.append(budget.limits))
+    readiness.exercise(group)
     assert limits and all(given.time_limit is None for given in limits)
 
 
@@ -467,10 +468,10 @@ STAND_IN_COMPILE_SECONDS = 60
 
 
 def test_ctrl_c_stops_the_wait_for_a_compile_at_once():
-    """Ctrl-C while kernels are made ready in their own thread (``solve.apart``) raises
+    """Ctrl-C while kernels are made ready in their own thread (``readiness.apart``) raises
     KeyboardInterrupt in the waiting thread without waiting for the compile to end (before, the
     thread pool's exit waited for it); the compile, a daemon thread, is left running."""
-    from solver.search import solve
+    from solver.search import readiness
 
     started, release, ended = threading.Event(), threading.Event(), threading.Event()
 
@@ -487,7 +488,7 @@ def test_ctrl_c_stops_the_wait_for_a_compile_at_once():
     try:
         threading.Thread(target=ctrl_c_once_started, daemon=True).start()
         with pytest.raises(KeyboardInterrupt):
-            solve.apart(compile_until_released)
+            readiness.apart(compile_until_released)
         assert not ended.is_set()
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -495,13 +496,13 @@ def test_ctrl_c_stops_the_wait_for_a_compile_at_once():
 
 
 def test_a_failed_compile_apart_raises_its_error_in_the_caller():
-    from solver.search import solve
+    from solver.search import readiness
 
     def failing():
         raise ValueError("no kernel")
 
     with pytest.raises(ValueError, match="no kernel"):
-        solve.apart(failing)
+        readiness.apart(failing)
 
 
 class SeeingTheCollector:
@@ -521,26 +522,26 @@ class SeeingTheCollector:
 @pytest.mark.parametrize("on_before", [True, False])
 def test_kernels_are_made_ready_with_the_collector_paused_then_as_it_was(on_before):
     from solver.engine.groups import LOSS
-    from solver.search import solve
+    from solver.search import readiness
 
     cache = SeeingTheCollector()
     was_on = gc.isenabled()
     (gc.enable if on_before else gc.disable)()
     try:
-        solve.kernels_ready(LOSS, ready=solve.KernelsReady(cache))
+        readiness.kernels_ready(LOSS, ready=readiness.KernelsReady(cache))
         assert cache.collector_on == [False] and gc.isenabled() == on_before
     finally:
         (gc.enable if was_on else gc.disable)()
 
 
-# A command run while a stand-in compile (a thread of ``solve.apart`` that never ends) is still
+# A command run while a stand-in compile (a thread of ``readiness.apart`` that never ends) is still
 # running, as after a Ctrl-C during a first compile.
 LEFT_COMPILING = """
 import sys, threading
-from solver.search import solve
+from solver.search import readiness
 from solver.cli import main
 started = threading.Event()
-solve.Apart(lambda: (started.set(), threading.Event().wait()), ()).start()
+readiness.Apart(lambda: (started.set(), threading.Event().wait()), ()).start()
 started.wait()
 sys.argv = ["yukon", *sys.argv[1:]]
 main()
@@ -549,7 +550,7 @@ main()
 
 def test_a_command_left_compiling_leaves_at_once_with_its_output_and_status(tmp_path):
     """The command line leaves without the exit that would tear LLVM down under a compile a Ctrl-C
-    stopped waiting for (a library program waits for it instead: ``solve.wait_for_kernels``);
+    stopped waiting for (a library program waits for it instead: ``readiness.wait_for_kernels``);
     before, such a process would wait here for the stand-in compile, which never ends."""
     completed = subprocess.run(
         [sys.executable, "-c", LEFT_COMPILING, "deal", "12"],

@@ -139,7 +139,7 @@ def test_a_root_flagged_dead_is_proved_lost_at_once():
     """PySolFC 192 (lost, 75 k positions with every other test): with the root tested over triples
     after 2,000 positions it is proved lost within the next few; PySolFC 173 (won) is still won
     after the test ran on its root; without the test 192 needs far more positions."""
-    config = replace(DEFAULT, root_triples_after=2_000)
+    config = replace(DEFAULT, root_triples_after=2_000, first_look_nodes=0)
     rules, limits = Rules("yukon"), Limits(max_nodes=3_000_000, time_limit=None)
     lost = checked_solve(deal_board("yukon", 192, "pysol"), rules, moves.ALL_REDUCTIONS, limits, config)
     assert lost.status == UNSOLVABLE and lost.nodes < 2_100, lost.nodes

@@ -16,7 +16,8 @@ from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
 from solver.results.result import UNKNOWN, Spent
-from solver.search.solve import solve_position, warm_up
+from solver.search.readiness import warm_up
+from solver.search.solve import solve_position
 
 YUKON_HARD = 28927  # unknown after minutes: a solve that only a budget or a cancel ends
 NODES = Limits(max_nodes=200_000, time_limit=None)

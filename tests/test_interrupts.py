@@ -23,7 +23,7 @@ from solver.game.numbering import deal_board
 from solver.game.ranges import parse_range
 from solver.game.rules import Rules
 from solver.runs.report import RunReport
-from solver.search import solve
+from solver.search import readiness, solve
 
 
 def test_exit_status_is_128_plus_the_signal():
@@ -105,7 +105,7 @@ def ctrl_c_in_the_third_search(request, monkeypatch):
     first chunk (the search stops with an interrupted verdict) or once it has won (the
     search ends solved); the count of searches started. The kernels are loaded first, so
     that no warm-up search counts."""
-    solve.warm_up()
+    readiness.warm_up()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     started = []
     real_decide = solve.decide

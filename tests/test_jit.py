@@ -74,13 +74,13 @@ def test_an_allocating_kernel_is_found_by_the_source_rules():
 LEAK_PROBE = """
 import json
 from numba.core.runtime import rtsys
-from solver.search import solve
+from solver.search import readiness, solve
 from solver.engine import moves
 from solver.game.numbering import deal_board
 from solver.results.limits import Limits
 from solver.game.rules import Rules
 
-solve.warm_up()
+readiness.warm_up()
 before = rtsys.get_allocation_stats()
 verdicts = []
 for variant, deal in (("yukon", 1), ("yukon", 988), ("yukon", 454), ("russian", 3)):

@@ -22,7 +22,7 @@ from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE
-from solver.search import solve
+from solver.search import searching
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters
@@ -86,7 +86,7 @@ def test_paced_searches_keep_every_verdict(rules):
     the exhaustive search's on small positions, won and lost ones among them, and on some won
     ones it ran fewer tests. (On these small lost positions the tests keep proving positions
     dead, so their gate stays open; the lost deals below close it.)"""
-    every_position = replace(DEFAULT, root_pairs_after=0, pairs_spacing=0)
+    every_position = replace(DEFAULT, root_pairs_after=0, pairs_spacing=0, first_look_nodes=0)
     limits = Limits(max_nodes=100_000, time_limit=None)
     seen = Counter()
 
@@ -220,7 +220,7 @@ def full_search_splits(numbering: str, deal: int, trial: int, max_nodes: int):
     and its split counters (tests, of them dead by the split only, skipped)."""
     packed = pack(deal_board("yukon", deal, numbering), Rules("yukon"))
     config = replace(DEFAULT, splits_on_trial=trial)
-    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28, config=config)
+    searched = searching.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28, config=config)
     status = searched.run(Budget(Limits(max_nodes=max_nodes, time_limit=None)))
     control = searched.control
     slots = (layout.CONTROL_SPLIT_CALLS, layout.CONTROL_SPLIT_DEAD, layout.CONTROL_SPLIT_SKIPS)

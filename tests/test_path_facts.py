@@ -19,7 +19,7 @@ from solver.engine.dead_ends import arrays, h2, path_facts
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
-from solver.search import solve
+from solver.search import searching
 from solver.search.budget import Budget
 from solver.search.packing import pack
 
@@ -99,7 +99,7 @@ def test_the_facts_kept_along_a_searched_path_are_its_positions(deal, rules):
     paused, the kept facts of every position read are the whole position's; many were kept move by
     move (their parent read too)."""
     packed = pack(deal_board("yukon", deal, "kpat"), rules)
-    searched = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
+    searched = searching.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 28)
     h2.build_tables(packed.state, packed.params, searched.dead_ends)  # the tests let run, as at 2,000
     searched.dead_ends.header[arrays.HEADER_PAIRS_ON] = 1
     budget, checked = Budget(Limits(max_nodes=None, time_limit=None)), Counter()

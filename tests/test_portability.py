@@ -128,7 +128,7 @@ def test_without_an_os_lock_the_kernels_compile_without_one(without_posix, tmp_p
     """filelock's only lock without fcntl off Windows is a lock file that a killed compile
     would leave held for good: there is no lock instead, and no warning."""
     code = (
-        "from solver.engine import jit\nprint(jit.OS_FILE_LOCK)\n"
+        "from solver.engine import jit\nprint(jit.os_file_lock())\n"
         "with jit.CACHE.compile_lock():\n    print('held')"
     )
     completed = python(code, without_posix | {"NUMBA_CACHE_DIR": str(tmp_path)})
@@ -137,7 +137,7 @@ def test_without_an_os_lock_the_kernels_compile_without_one(without_posix, tmp_p
 
 
 def test_the_compile_lock_keeps_another_holder_out(tmp_path):
-    other = jit.OS_FILE_LOCK(tmp_path / "compile.lock", timeout=0.05)
+    other = jit.os_file_lock()(tmp_path / "compile.lock", timeout=0.05)
     with jit.KernelCache(tmp_path).compile_lock(), pytest.raises(filelock.Timeout):
         other.acquire()
     other.acquire()

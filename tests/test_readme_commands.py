@@ -34,10 +34,10 @@ YUKON_FOLDER = Path(sys.executable).parent
 # Every kernel group made ready first (compiled once into this session's cache, however long that
 # takes), so that STOP_AFTER stops only the commands that are long by themselves.
 EVERY_GROUP = (
-    "from solver.search import solve\n"
+    "from solver.search import readiness\n"
     "from solver.engine import groups\n"
-    "for group in (groups.SEARCH, groups.PAIRS, groups.TRIPLES, groups.LOSS):\n"
-    "    solve.kernels_ready(group)\n"
+    "for group in groups.ALL:\n"
+    "    readiness.kernels_ready(group)\n"
 )
 
 

@@ -35,7 +35,8 @@ from solver.search.budget import Budget
 from solver.search.config import DEAL_SCORES, PROBES
 from solver.search.dead_ends import dead_end_tables
 from solver.search.packing import copy_packed, pack
-from solver.search.solve import Search, probe_plan
+from solver.search.searching import Search
+from solver.search.solve import probe_plan
 
 
 @rules_sets

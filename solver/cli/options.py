@@ -75,7 +75,10 @@ def memory_size(_context, _option, text: str) -> int:
 # The options of the Limits fields besides the time limit, by field name.
 LIMIT_OPTIONS = {
     "max_nodes": click.option(
-        "--max-nodes", type=int, default=None, help="Positions to expand before giving up."
+        "--max-nodes",
+        type=int,
+        default=None,
+        help="Positions to expand before giving up (a first look of a few thousand not counted).",
     ),
     "memory_bytes": click.option(
         "--memory",

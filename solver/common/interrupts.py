@@ -155,7 +155,7 @@ def passing_ctrl_c_on():
         PASSING_ON.reset(token)
 
 
-# The thread that makes kernels ready (``solver.search.solve.apart``): a Ctrl-C can leave it
+# The thread that makes kernels ready (``solver.search.readiness.apart``): a Ctrl-C can leave it
 # compiling, and LLVM, torn down by the process's exit under it, aborts the process.
 KERNELS_THREAD = "yukon-kernels-ready"
 

@@ -30,6 +30,8 @@ here needs a POSIX-only module: the compile lock is ``filelock``'s (flock, or ms
 """
 
 import errno
+import functools
+import gc
 import getpass
 import hashlib
 import io
@@ -53,10 +55,6 @@ from numba.core.caching import CacheImpl, UserProvidedCacheLocator, _CacheLocato
 
 from solver.version import source_digest
 
-with warnings.catch_warnings():  # its warning when no OS lock exists: see OS_FILE_LOCK
-    warnings.simplefilter("ignore")
-    import filelock
-
 # ``_nrt`` off: no reference counting (see the module docstring); no C-callable wrapper (numba's
 # ``cfunc`` address of a kernel, which nothing here takes: it was 5% of the first compile)
 KERNEL_FLAGS = {"cache": True, "nogil": True, "boundscheck": False, "_nrt": False, "no_cfunc_wrapper": True}
@@ -64,17 +62,21 @@ ENGINE_FOLDER = Path(__file__).parent
 # Every folder a fallback cache goes through, in a place other users can write (the system's
 # temporary folder), must be this user's own and closed to others: numba unpickles what it finds.
 PRIVATE_MODE = 0o700
-# The OS's lock on an open file (flock on POSIX, msvcrt on Windows), which the OS lets go of
-# when the process ends however it ends; None where there is none (no fcntl off Windows):
-# filelock would then offer a lock file whose mere presence holds it, which a compile killed
-# midway would leave held for good, so the kernels compile without a lock instead.
-OS_FILE_LOCK = (
-    filelock.WindowsFileLock
-    if sys.platform == "win32"
-    else filelock.UnixFileLock
-    if filelock.has_fcntl
-    else None
-)
+
+
+@functools.cache
+def os_file_lock():
+    """The class of the OS's lock on an open file (flock on POSIX, msvcrt on Windows), which the OS
+    lets go of when the process ends however it ends; None where there is none (no fcntl off
+    Windows): filelock would then offer a lock file whose mere presence holds it, which a compile
+    killed midway would leave held for good, so the kernels compile without a lock instead.
+    filelock is imported here, by a process that compiles: loading it costs a tenth of a second."""
+    with warnings.catch_warnings():  # its warning when no OS lock exists
+        warnings.simplefilter("ignore")
+        import filelock
+    if sys.platform == "win32":
+        return filelock.WindowsFileLock
+    return filelock.UnixFileLock if filelock.has_fcntl else None
 
 
 def preferred_cache_root() -> Path:
@@ -309,13 +311,14 @@ class KernelCache:
         without an OS lock, or when the lock file cannot be opened (a folder took its name): then
         there is no lock, and since numba writes each cache file whole, processes compiling side
         by side only repeat work."""
-        if self.folder is None or OS_FILE_LOCK is None:
+        lock_class = os_file_lock()
+        if self.folder is None or lock_class is None:
             return None
-        lock = OS_FILE_LOCK(self.folder / "compile.lock")
+        lock = lock_class(self.folder / "compile.lock")
         try:
             try:
                 lock.acquire(timeout=0)
-            except filelock.Timeout:
+            except TimeoutError:  # filelock's Timeout
                 if say is not None:
                     say(f"waiting for another process that compiles the solver into {self.folder}")
                 lock.acquire()
@@ -343,7 +346,8 @@ class KernelCache:
         unless the process it waited for compiled them meanwhile, compiles them, telling ``say``
         first (every time: whatever the install location or cache), and marks the group complete
         once every one of ``kernels`` is in the cache. Returns the seconds it took, which no
-        solve's budget counts."""
+        solve's budget counts (a compile's ends with a collection of Python's garbage: the next
+        one would walk the compile's objects all, some 0.1-0.3 s)."""
         started = time.perf_counter()
         if self.is_complete(group.name):
             exercise()
@@ -357,6 +361,8 @@ class KernelCache:
             exercise()
             if compiling and all(cached(dispatcher) for dispatcher in group.kernels):
                 self.mark_complete(group.name)
+        if compiling:
+            gc.collect()  # the compile's many objects, walked now rather than by the solve's first collection
         return time.perf_counter() - started
 
 

@@ -20,6 +20,9 @@ Dead ends: a position that a sound test proves lost gets no moves. The tests liv
 may take the path back to a costly position it proves dead). ``tables`` is the tests' named tuple
 of arrays (``dead_ends.arrays``), built for the root by ``solver.search.dead_ends``.
 
+The lean search kernels (``DEAD_END_CALLS`` off: ``solver.engine.groups``) call no dead-end test and
+compile without them; a solve's first look runs them (``solver.search.solve.first_look``).
+
 The stack and the control block are laid out in ``layout``.
 """
 
@@ -61,6 +64,8 @@ from solver.engine.layout import (
 from solver.engine.moves import KEEP_BUILDS, generate_moves
 from solver.engine.table import ENTRY_COUNT, SEEN, TABLE_COUNTERS, TABLE_ENTRIES, record_visit
 
+# False in the lean search kernels, which call no dead-end test (see the module docstring)
+DEAD_END_CALLS = True
 # statuses (control[CONTROL_STATUS])
 RUNNING, SOLVED, EXHAUSTED, PAUSED, GROW = range(5)
 # modes (control[CONTROL_MODE])
@@ -141,7 +146,9 @@ def search_start(state, params, zobrist, column_keys, table, stack, control, tab
         return
     first, second = position_keys(state, params, zobrist, column_keys)
     record_visit(entries, counters, first, second, 0)
-    dead = root_dead(state, params, stack, control, tables, first, second)
+    dead = False
+    if DEAD_END_CALLS:
+        dead = root_dead(state, params, stack, control, tables, first, second)
     if dead:
         counts[0] = 0
     else:
@@ -165,7 +172,10 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, tab
     nodes = control[CONTROL_NODES]
     status = PAUSED
     while nodes < node_limit:
-        depth = costly_path_test(state, params, zobrist, column_keys, stack, control, tables, depth, nodes)
+        if DEAD_END_CALLS:
+            depth = costly_path_test(
+                state, params, zobrist, column_keys, stack, control, tables, depth, nodes
+            )
         index = next_index[depth]
         if index >= counts[depth]:
             if depth == 0:
@@ -196,7 +206,10 @@ def search_chunk(state, params, zobrist, column_keys, table, stack, control, tab
         if record_visit(entries, counters, first, second, child if ida else 0) == SEEN:
             undo_move(state, params, zobrist, column_keys, applied[depth])
             continue
-        if position_dead(state, params, stack, child, control, tables, nodes - entered[depth]):
+        dead = False
+        if DEAD_END_CALLS:
+            dead = position_dead(state, params, stack, child, control, tables, nodes - entered[depth])
+        if dead:
             counts[child] = 0
         else:
             starts[child] = starts[depth] + counts[depth]

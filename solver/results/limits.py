@@ -32,7 +32,9 @@ def check_memory(size: float, shown: str) -> None:
 
 @dataclass(frozen=True)
 class Limits:
-    """Budgets. ``None`` means no node limit / no time limit (as does an infinite one).
+    """Budgets. ``None`` means no node limit / no time limit (as does an infinite one). The node
+    limit counts the positions of the solve's plan, not those of its quick first look
+    (``SearchConfig.first_look_nodes``), which a solve's record counts too.
     A node limit lies in 1..LARGEST_INTEGER, a time limit is positive seconds, the table's
     memory lies in MIN_MEMORY..MAX_MEMORY bytes: anything else is a YukonError."""
 

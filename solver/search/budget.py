@@ -22,7 +22,8 @@ class Budget:
         self.limits = limits
         self.on_bound = on_bound
         self.started = time.perf_counter()
-        self.nodes = 0
+        self.nodes = 0  # positions searched, in all
+        self.looked = 0  # of those, by a first look that won nothing (``look_over``)
         self.spent = None
         handles = (checked_cancel(cancel), *CANCEL_HANDLES.get(), COMMAND_CTRL_C.get())
         self.cancel_handles = [handle for handle in handles if handle is not None]
@@ -41,6 +42,21 @@ class Budget:
             except MemoryError:
                 self.spent = Spent.MEMORY
 
+    def look_over(self) -> None:
+        """The solve's first look (``solve.first_look``) won nothing: the positions searched so far
+        count among ``nodes``, not among ``plan_nodes``, and a node limit it reached is the plan's
+        to spend again."""
+        self.looked = self.nodes
+        if self.spent is Spent.NODES:
+            self.spent = None
+
+    @property
+    def plan_nodes(self) -> int:
+        """The positions searched since the first look, by the solve's plan of probes and full
+        search: what the node limit and the start of the dead-end tests count, so that the plan
+        searches as it would have without a look."""
+        return self.nodes - self.looked
+
     def pause(self, seconds: float) -> None:
         """Leave ``seconds`` out of the time spent (they were spent compiling kernels)."""
         self.started += seconds
@@ -54,7 +70,7 @@ class Budget:
         return self.limits.time_limit - self.elapsed()
 
     def nodes_left(self) -> float:
-        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+        return float("inf") if self.limits.max_nodes is None else self.limits.max_nodes - self.plan_nodes
 
 
 def checked_cancel(cancel):

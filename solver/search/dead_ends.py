@@ -73,7 +73,7 @@ def light_search_will_do(dead_ends) -> bool:
     return not (tests_started or header[arrays.HEADER_RING_FILL] or header[arrays.HEADER_FAMILY_FILL])
 
 
-# A search's path tested over triples. ``searched`` is a ``solver.search.solve.Search``: its packed
+# A search's path tested over triples. ``searched`` is a ``solver.search.searching.Search``: its packed
 # position, control block, stack, tables and config, and ``path_tested``, the positions of its path
 # tested so far (each by its depth and the positions searched when it was entered).
 
@@ -130,4 +130,4 @@ def path_tests_allowed(searched, budget: Budget) -> bool:
     if budget.time_left() <= 0 or budget.nodes_left() <= 0 or budget.interrupted:
         return False
     tests, dead = int(header[arrays.HEADER_PATH_TESTS]), int(header[arrays.HEADER_PATH_DEAD])
-    return searched.config.path_ration().due(tests, dead, budget.nodes)
+    return searched.config.path_ration().due(tests, dead, budget.plan_nodes)
