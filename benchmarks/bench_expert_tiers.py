@@ -154,6 +154,8 @@ def summary(args, files: dict[str, dict]) -> None:
         "date": now(),
         "machine": machine_info(),
         "rows": args.rows.name,
+        "rows_played_by": f"python benchmarks/bench_expert_tiers.py play --catalogue {args.catalogue} "
+        f"--sample {args.sample} (resumable, under nice -n 19)",
         "sample": f"the middle entry of each of {args.sample} equal runs of a file (ascending difficulty)",
         "policy": "expert, one game a deal, seed "
         + ", ".join(sorted({str(r["seed"]) for g in games.values() for r in g})),
@@ -237,9 +239,10 @@ def plot(tiers: dict, path: Path) -> None:
     legend |= {label: legend.pop(label) for label in list(legend) if label.startswith("expert")}
     axes.flat[-1].axis("off")
     axes.flat[-1].legend(legend.values(), legend.keys(), loc="center", fontsize=9)
+    samples = "/".join(str(size) for size in sorted({tier["sample"] for tier in tiers.values()}))
     figure.suptitle(
-        "Generation 2 tiers: the expert on a sample of each tier (95% Wilson interval)"
-        " beside the ladder's rungs"
+        f"Generation 2 tiers: the expert on {samples} deals of each tier (one game a deal, 95% Wilson"
+        " interval) beside the ladder's rungs"
     )
     figure.tight_layout()
     save(pyplot, figure, path)
@@ -263,12 +266,15 @@ def draw_rule_set(axis, tiers: list[dict]) -> None:
     axis.errorbar(
         places,
         [rate["rate"] for rate in expert],
-        yerr=[[r["rate"] - r["low"] for r in expert], [r["high"] - r["rate"] for r in expert]],
+        yerr=[
+            [max(0, r["rate"] - r["low"]) for r in expert],
+            [max(0, r["high"] - r["rate"]) for r in expert],
+        ],
         color="black",
         linewidth=2,
         capsize=4,
         marker="s",
-        label="expert (a sample of each tier, one game a deal)",
+        label="expert (a sample of each tier)",
     )
     axis.set_xticks(range(len(TIER_NAMES)), TIER_NAMES)
     axis.set_xlabel("tier")
