@@ -16,8 +16,9 @@ every tier a sample spread over its range.
 ``summary`` writes per tier the expert's win rate over the games played (one game a deal,
 95% Wilson interval), the games it gave up at the opening (no move: every sampled world
 proved lost), its rate on the sampled deals the ladder's gate let each sampling rung play
-(beside that rung's there), and each other rung's rate over the whole tier (clustered by
-deal; a gated rung only over the deals it played, as ``bench_generation.py`` reports them) to
+(beside that rung's there) and on those no rung from greedy up ever won, and each other
+rung's rate over the whole tier (clustered by deal; a gated rung only over the deals it
+played, as ``bench_generation.py`` reports them) to
 ``benchmarks/results/expert_tiers_g2.json``, a plot per rule set to ``expert_tiers_g2.png``,
 and prints the Markdown table of ``docs/players.md``.
 """
@@ -116,7 +117,8 @@ def game_row(name: str, catalogue: dict, entry: dict, seed: int) -> dict:
 
 def tier_summary(catalogue: dict, games: list[dict]) -> dict:
     """A tier's expert games (rate with its Wilson interval; the rate on the sampled deals each
-    gated rung played, beside that rung's there) and each rung's rate over the whole tier."""
+    gated rung played, beside that rung's there, and on those no rung from greedy up won) and
+    each rung's rate over the whole tier."""
     rungs = tier_figures(catalogue)["rungs"]
     ladder = {entry["deal"]: entry["ladder"] for entry in catalogue["entries"]}
     on_gated = {}
@@ -127,6 +129,7 @@ def tier_summary(catalogue: dict, games: list[dict]) -> dict:
                 "expert": rate_entry(sum(game["won"] for game in played), len(played)),
                 name: clustered_rate_entry([ladder[game["deal"]][at] for game in played]),
             }
+    unwon = [game for game in games if not ladder_won(catalogue, ladder[game["deal"]])]
     cpu = sorted(game["cpu_seconds"] for game in games)
     return {
         "entries": len(catalogue["entries"]),
@@ -135,9 +138,18 @@ def tier_summary(catalogue: dict, games: list[dict]) -> dict:
         "expert": rate_entry(sum(game["won"] for game in games), len(games)),
         "expert_gave_up_at_the_opening": sum(not game["moves"] for game in games),
         "expert_on_the_deals_a_gated_rung_played": on_gated,
+        "expert_on_the_deals_no_rung_from_greedy_up_won": rate_entry(
+            sum(game["won"] for game in unwon), len(unwon)
+        ),
         "cpu_seconds": {"median": percentile(cpu, 0.5), "max": cpu[-1], "total": round(sum(cpu), 1)},
         "rungs": rungs,
     }
+
+
+def ladder_won(catalogue: dict, results: list) -> bool:
+    """Did a rung from greedy up (not a floor rung) win a game of the deal with ``results``?"""
+    floor = [rung.get("floor", False) for rung in catalogue["difficulty_model"]["rungs"]]
+    return any(wins for (wins, _games), low in zip(results, floor, strict=True) if not low)
 
 
 def summary(args, files: dict[str, dict]) -> None:
