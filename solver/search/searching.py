@@ -17,6 +17,10 @@ from solver.search.dead_ends import dead_end_tables, light_search_will_do, test_
 from solver.search.packing import Packed
 
 _thread_stacks = threading.local()
+# What the lean and light search kernels are given in place of the dead-end tables, which they never
+# read: a kernel called with the tables compiles for a second longer, as does every kernel it hands
+# them on to (their Python wrappers unpack every array).
+NO_TABLES = 0
 
 
 def search_stack(config: SearchConfig):
@@ -65,9 +69,8 @@ class Search:
         self.proof = Proof.SEARCH  # what an exhausted search proves its root lost by
         self.lean = lean
         p = packed
-        search_kernels(self.dead_ends, lean)[0](
-            p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, self.dead_ends
-        )
+        start, _chunk, tables = search_kernels(self.dead_ends, lean)
+        start(p.state, p.params, p.zobrist, p.column_keys, self.table, self.stack, self.control, tables)
 
     def entries(self) -> np.ndarray:
         """The transposition table's slots (see ``engine.table``)."""
@@ -119,7 +122,8 @@ class Search:
             limit = before_nodes + int(min(chunk, budget.nodes_left(), node_cap - before_nodes))
             ends_every = config.chunk_ends_every
             limit = min(limit, (before_nodes // ends_every + 1) * ends_every)
-            status = search_kernels(self.dead_ends, self.lean)[1](
+            _start, search_on, tables = search_kernels(self.dead_ends, self.lean)
+            status = search_on(
                 p.state,
                 p.params,
                 p.zobrist,
@@ -127,7 +131,7 @@ class Search:
                 self.table,
                 self.stack,
                 self.control,
-                self.dead_ends,
+                tables,
                 limit,
             )
             budget.nodes += int(self.control[layout.CONTROL_NODES]) - before_nodes
@@ -156,14 +160,15 @@ class Search:
 
 
 def search_kernels(dead_ends: DeadEndTables, lean: bool = False):
-    """The search kernels (start, chunk): the lean ones when asked (they test no position for a
-    dead end); else for a solve's tests so far, the light ones (compiled without the dead-end tests
-    beyond HOPELESS) while they search alike."""
+    """The search kernels (start, chunk) and the tables to give them: the lean ones when asked
+    (they test no position for a dead end); else for a solve's tests so far, the light ones
+    (compiled without the dead-end tests beyond HOPELESS) while they search alike. Neither reads
+    the dead-end tables: they are given NO_TABLES."""
     if lean:
-        return groups.search_start_lean, groups.search_chunk_lean
+        return groups.search_start_lean, groups.search_chunk_lean, NO_TABLES
     if light_search_will_do(dead_ends):
-        return groups.search_start_light, groups.search_chunk_light
-    return search.search_start, search.search_chunk
+        return groups.search_start_light, groups.search_chunk_light, NO_TABLES
+    return search.search_start, search.search_chunk, dead_ends
 
 
 def adapt_chunk(config: SearchConfig, chunk: int, nodes: int, started: float) -> int:
