@@ -20,21 +20,9 @@ a call does not take is an ``ArgumentError`` naming the argument, an illegal mov
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from solver.api.catalogue import (
-    CatalogueHit,
-    DailyDeal,
-    DailyPick,
-    TierBuild,
-    build_catalogues,
-    catalogue_hits,
-    check_deal,
-    daily_deal,
-    entries_by_difficulty,
-    load_catalogue,
-    verify_catalogues,
-)
 from solver.api.game import Game, Move
 from solver.api.runs import (
     deal_range,
@@ -71,6 +59,46 @@ class Cancel(Protocol):
     ``threading.Event`` set from another thread."""
 
     def is_set(self) -> bool: ...
+
+
+if TYPE_CHECKING:  # the catalogues' names: see CATALOGUE_NAMES
+    from solver.api.catalogue import (
+        CatalogueHit,
+        DailyDeal,
+        DailyPick,
+        TierBuild,
+        build_catalogues,
+        catalogue_hits,
+        check_deal,
+        daily_deal,
+        entries_by_difficulty,
+        load_catalogue,
+        verify_catalogues,
+    )
+# The names of ``solver.api.catalogue`` offered here, loaded on first use (``__getattr__``): the
+# catalogues' checks and schedule cost a twentieth of a second to import, which a solve never needs.
+CATALOGUE_NAMES = frozenset(
+    {
+        "CatalogueHit",
+        "DailyDeal",
+        "DailyPick",
+        "TierBuild",
+        "build_catalogues",
+        "catalogue_hits",
+        "check_deal",
+        "daily_deal",
+        "entries_by_difficulty",
+        "load_catalogue",
+        "verify_catalogues",
+    }
+)
+
+
+def __getattr__(name: str):
+    """A name of CATALOGUE_NAMES, from ``solver.api.catalogue``."""
+    if name in CATALOGUE_NAMES:
+        return getattr(import_module("solver.api.catalogue"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if TYPE_CHECKING:  # the player loads numba: imported when a hint is asked for

@@ -14,17 +14,7 @@ from pathlib import Path
 
 import click
 
-from solver.api import (
-    TIER_NAMES,
-    Status,
-    build_catalogues,
-    catalogue_hits,
-    daily_deal,
-    deal_range,
-    solve_deal,
-    verify_catalogues,
-)
-from solver.api.catalogue import rule_set_name
+from solver.api import TIER_NAMES, Status, deal_range, solve_deal
 from solver.cli.options import (
     limits_options,
     numbering_option,
@@ -136,6 +126,8 @@ def build(
 
     A line found with --foundation-return may use it; its catalogue says so."""
     deals = deal_range(deal_range_text, numbering) if deal_range_text else None
+    from solver.api import build_catalogues  # the catalogues' modules, loaded by their commands only
+
     shortener = build_catalogues(
         rules,
         directory,
@@ -185,6 +177,8 @@ def length_summary(lengths: list[int]) -> str:
 def verify(directory):
     """Replay every line of every catalogue in DIRECTORY on the reference engine and check
     each board is the deal it names, the checksums and counts. Exit 1 on any problem."""
+    from solver.api import verify_catalogues
+
     report = verify_catalogues(directory)
     for problem in report.problems:
         click.echo(problem, err=True)
@@ -216,6 +210,9 @@ def daily(day, variant, foundation_return, numbering, tier, directory, show_solu
     a rule set that has no catalogue is refused in one line. The solution is printed only
     with --solution; the JSON form always holds it, for programs."""
     chosen_day = parse_date(day)
+    from solver.api import daily_deal
+    from solver.api.catalogue import rule_set_name
+
     served = daily_deal(
         variant,
         tier,
@@ -258,6 +255,8 @@ CHECK_VERDICTS = {Status.SOLVED: 6, Status.UNSOLVABLE: 1, Status.UNKNOWN: 3}
 def check(deal, variant, numbering, directory, then_solve, limits):
     """Is deal DEAL in a catalogue of VARIANT (any shipped rule set), and in which tier?"""
     number = parse_deal_number(deal)
+    from solver.api import catalogue_hits
+
     hits = catalogue_hits(number, variant, numbering=numbering, directory=directory)
     if hits:
         where = ", ".join(f"{hit.rule_set} {hit.tier} ({hit.path.name})" for hit in hits)
