@@ -23,13 +23,13 @@ search_chunk_light = variant(
 
 
 LEAN = KernelGroup(
-    "first look", 9, (search_start_lean, search_chunk_lean, shortcut.shortcut_line, table.rehash)
+    "first look", 8, (search_start_lean, search_chunk_lean, shortcut.shortcut_line, table.rehash)
 )
-SEARCH = KernelGroup("search", 6, (search_start_light, search_chunk_light))
+SEARCH = KernelGroup("search", 7, (search_start_light, search_chunk_light))
 PAIRS = KernelGroup(
-    "pairwise tests", 30, (h2.build_tables, h2.h2_dead, search.search_start, search.search_chunk)
+    "pairwise tests", 28, (h2.build_tables, h2.h2_dead, search.search_start, search.search_chunk)
 )
-TRIPLES = KernelGroup("test over triples", 5, (h3.test_root, entry.path_triples_dead))
+TRIPLES = KernelGroup("test over triples", 4, (h3.test_root, entry.path_triples_dead))
 LOSS = KernelGroup("loss reasons", 1, (prune.hopeless, h2.h2_dead))
 # Every group, in the order a solve that needs them all meets them.
 ALL = (LEAN, SEARCH, PAIRS, TRIPLES, LOSS)
