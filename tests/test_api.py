@@ -48,6 +48,7 @@ def test_every_public_name_is_there_and_documented():
             assert (value.__doc__ or "").strip(), name
     assert set(solver.__all__) <= set(dir(solver))
     assert set(solver.__all__) - {"__version__"} == set(solver_api.__all__)  # one list, offered twice
+    assert set(solver_api.__all__) <= set(dir(solver_api))  # the catalogue's names too, loaded lazily
     with pytest.raises(AttributeError):
         _ = solver.no_such_name
 

@@ -2,8 +2,6 @@
 position for a dead end): a win there is the win the probes find, move for move; a look that
 wins nothing leaves the solve as it would have been, its positions counted."""
 
-import threading
-
 import pytest
 from engine_helpers import NO_LOOK, checked_solve
 from hypothesis import given, settings
@@ -15,6 +13,7 @@ from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Spent
+from solver.search import solve
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_tables
@@ -95,8 +94,35 @@ def test_a_node_limit_below_the_look_leaves_the_verdicts_alone():
     assert checked_solve(board, rules, limits=Limits(max_nodes=1)).status == UNSOLVABLE
 
 
-def test_a_solve_stopped_during_the_look_is_unknown_and_says_why():
-    stopped = threading.Event()
-    stopped.set()
+class SetOnItsSecondLook:
+    """A cancel handle set from the second time the solve asks on: after the look's first probe."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def is_set(self) -> bool:
+        self.asked += 1
+        return self.asked >= 2
+
+
+def test_a_solve_stopped_during_the_look_is_unknown_and_goes_no_further(monkeypatch):
+    """PySolFC 3 is not won by the look: stopped after its first probe, the solve says so and
+    makes no other kernel group ready (the search after the look is never started)."""
+    groups_asked = []
+    monkeypatch.setattr(solve, "kernels_ready", lambda group, *rest: groups_asked.append(group.name))
+    stopped = SetOnItsSecondLook()
     result = solve_position(deal_board("yukon", 3), Rules("yukon"), LIMITS, cancel=stopped)
-    assert (result.status, result.budget, result.nodes) == (UNKNOWN, Spent.INTERRUPTED, 0)
+    assert (result.status, result.budget, groups_asked) == (UNKNOWN, Spent.INTERRUPTED, [])
+    assert 0 < result.nodes <= DEFAULT.first_look_nodes
+
+
+def test_the_node_limit_option_names_the_looks_positions():
+    """``--max-nodes``'s help gives the look's size (the command line cannot read the config
+    without loading numba)."""
+    from solver.cli.options import LIMIT_OPTIONS
+
+    @LIMIT_OPTIONS["max_nodes"]
+    def command(max_nodes):
+        return max_nodes
+
+    assert f"at most {DEFAULT.first_look_nodes:,} not counted" in command.__click_params__[0].help

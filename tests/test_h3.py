@@ -31,7 +31,7 @@ from solver.game.notation import replay_tokens
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
-from solver.search import dead_ends, solve
+from solver.search import dead_ends, searching
 from solver.search.config import DEFAULT
 from solver.search.dead_ends import dead_end_counters, dead_end_tables
 from solver.search.packing import pack
@@ -159,10 +159,10 @@ def test_only_the_root_flagged_dead_gets_no_moves():
     tables = dead_end_tables()
     h2.build_tables(packed.state, packed.params, tables)  # as the solve's pairwise stage does first
     assert dead_ends.root_triples_dead(packed, tables, moves.ALL_REDUCTIONS)
-    root = solve.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
+    root = searching.Search(packed, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
     assert root.stack[layout.STACK_COUNTS][0] == 0
     child = pack(deal_board("yukon", 192, "pysol"), rules)
     first_move = engine_moves(child)[0]
     apply_move(child.state, child.params, child.zobrist, child.column_keys, first_move)
-    searched = solve.Search(child, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
+    searched = searching.Search(child, search.DFS, moves.ALL_REDUCTIONS, 0, 1 << 24, dead_ends=tables)
     assert searched.stack[layout.STACK_COUNTS][0] > 0

@@ -94,6 +94,11 @@ CATALOGUE_NAMES = frozenset(
 )
 
 
+def __dir__() -> list[str]:
+    """The module's names with CATALOGUE_NAMES, which ``__getattr__`` loads."""
+    return sorted(set(globals()) | CATALOGUE_NAMES)
+
+
 def __getattr__(name: str):
     """A name of CATALOGUE_NAMES, from ``solver.api.catalogue``."""
     if name in CATALOGUE_NAMES:

@@ -78,7 +78,7 @@ LIMIT_OPTIONS = {
         "--max-nodes",
         type=int,
         default=None,
-        help="Positions to expand before giving up (a first look of a few thousand not counted).",
+        help="Positions to expand before giving up (a first look of at most 2,000 not counted).",
     ),
     "memory_bytes": click.option(
         "--memory",

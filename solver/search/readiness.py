@@ -27,7 +27,8 @@ from solver.search.searching import Search
 
 # The compile notice and the cache warning, each one line as the command line prints it on stderr
 # (``solver.cli`` shows this logger's lines bare); warnings, so that a program that sets up no
-# logging sees them on stderr too (Python's last-resort handler), and can silence them.
+# logging sees them on stderr too (Python's last-resort handler), and can silence them. The logger
+# keeps the name it had before this module left ``solve``: programs filter on it.
 LOG = logging.getLogger("solver.search.solve")
 ONE_CARD_LEFT = Board(((make_card(KING, 0),),) + ((),) * 6, (0,) * 7, (12, 13, 13, 13))
 

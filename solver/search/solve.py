@@ -82,28 +82,31 @@ def looked_then_searched(
 
 def first_look(
     packed: Packed, dead_ends: DeadEndTables, options: int, config: SearchConfig, budget: Budget
-) -> tuple[Search, int, int]:
+) -> tuple[Search | None, int, int]:
     """The probes of ``first_win``, searched by the lean kernels (``groups.LEAN``: no dead-end
     test, so none of their kernels need compiling) for at most the config's ``first_look_nodes``
     positions in all: most easy deals are won here. Only a win counts: whatever else the look
     ends with, the solve goes on with ``first_win`` as if it had not looked (``Budget.look_over``),
-    the look's positions counted among those searched. Returns the last search, its status
-    (PAUSED unless it won) and the peak table entries of all.
+    the look's positions counted among those searched (a lean probe exhausted without a cut move
+    list would prove the deal lost, but that is left to the search). Returns the last search (None
+    when the look searched nothing), its status (PAUSED unless it won) and the peak table entries
+    of all.
 
-    A win here is the win ``first_win`` finds, move for move (within the look's positions, no
-    probe reaches its own node cap). Each probe is a depth-first search in a fixed move order with
-    a table of positions seen; leaving out a sound dead-end test only adds positions from which no
-    win can be reached (the subtrees below positions the test would have cut). A winnable position
-    is only ever reached from a winnable one, and whether it was seen before depends only on the
-    winnable positions searched before it, so both searches expand the same winnable positions in
-    the same order and meet the same first win; the look merely searches more positions on its
-    way there."""
-    peak, left = 0, min(config.first_look_nodes, budget.nodes_left())
-    for branch_limit, node_cap, probe_options, deal_score in probe_plan(packed.params, options, config):
-        memory = budget.limits.memory_bytes
-        searched = (search.DFS, probe_options, 0, memory, branch_limit, dead_ends, deal_score, config)
-        look = Search(copy_packed(packed), *searched, lean=True)
-        status = look.run(budget, min(node_cap, left))
+    A win here is the win ``first_win`` finds, move for move. Each probe is a depth-first search
+    in a fixed move order with a table of positions seen; leaving out a sound dead-end test only
+    adds positions from which no win can be reached (the subtrees below positions the test would
+    have cut). A winnable position is only ever reached from a winnable one, and whether it was
+    seen before depends only on the winnable positions searched before it, so both searches expand
+    the same winnable positions in the same order and meet the same first win; the look merely
+    searches more positions on its way there. What that needs, and the look's size keeps: no probe
+    reaches its own node cap within the look (the smallest is 25,000 positions), and no table turns
+    a position away (the look stops at half the first table's slots, where it would first grow);
+    and, as everywhere, no two positions share both hash keys."""
+    look, status, peak = None, search.PAUSED, 0
+    left = min(config.first_look_nodes, config.first_table_slots // 2, budget.nodes_left())
+    for planned in probe_plan(packed.params, options, config) if left > 0 else ():
+        look = probe_search(packed, planned, dead_ends, config, budget, lean=True)
+        status = look.run(budget, min(planned[1], left))
         peak, left = max(peak, look.peak_entries), left - int(look.control[layout.CONTROL_NODES])
         if status == search.SOLVED or left <= 0 or budget.spent:
             break
@@ -111,6 +114,17 @@ def first_look(
         return look, status, peak
     budget.look_over()
     return look, search.PAUSED, peak
+
+
+def probe_search(
+    packed: Packed, planned: tuple, dead_ends: DeadEndTables, config: SearchConfig, budget: Budget, lean=False
+) -> Search:
+    """A search of a copy of ``packed`` for one of ``probe_plan``'s probes (``planned``: its branch
+    limit, node cap, options and deal score), by the lean kernels when ``lean``."""
+    branch_limit, _node_cap, probe_options, deal_score = planned
+    memory = budget.limits.memory_bytes
+    searched = (search.DFS, probe_options, 0, memory, branch_limit, dead_ends, deal_score, config)
+    return Search(copy_packed(packed), *searched, lean=lean)
 
 
 def first_win(
@@ -125,19 +139,9 @@ def first_win(
     deciding search, its status and the peak table entries of all."""
     peak = 0
     root = copy_packed(packed)  # the searches move ``packed`` and their copies in place
-    for branch_limit, node_cap, probe_options, deal_score in probe_plan(packed.params, options, config):
-        probe = Search(
-            copy_packed(packed),
-            search.DFS,
-            probe_options,
-            0,
-            budget.limits.memory_bytes,
-            branch_limit,
-            dead_ends,
-            deal_score,
-            config,
-        )
-        probe, status = run_testing_root(probe, root, budget, node_cap, options)
+    for planned in probe_plan(packed.params, options, config):
+        probe = probe_search(packed, planned, dead_ends, config, budget)
+        probe, status = run_testing_root(probe, root, budget, planned[1], options)
         peak = max(peak, probe.peak_entries)
         if settled(probe, status, budget):
             return probe, status, peak
