@@ -68,9 +68,10 @@ def decide(
 
 def looked_then_searched(
     packed: Packed, dead_ends: DeadEndTables, options: int, config: SearchConfig, budget: Budget
-) -> tuple[Search, int, int]:
+) -> tuple[Search | None, int, int]:
     """The first look, then, unless it won or the budget ran out, the search (``first_win``, its
-    kernels made ready first). Returns the deciding search, its status and the peak table entries
+    kernels made ready first). Returns the deciding search (None when the budget ran out before
+    the look searched anything: its status is then PAUSED), its status and the peak table entries
     of all."""
     look, status, looked_peak = first_look(packed, dead_ends, options, config, budget)
     if status == search.SOLVED or budget.spent is not None:
