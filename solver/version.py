@@ -7,7 +7,7 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-__version__ = "0.3.2"
+__version__ = "0.3.3"
 PACKAGE = Path(__file__).parent
 # The folders whose code decides a verdict: the rules layer, the search driver, the kernels.
 VERDICT_SOURCES = ("game", "search", "engine")

@@ -86,7 +86,14 @@ from solver.game.rules import Rules
 from solver.player.decision import NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
-from solver.player.sampling import World, check_samples, gone_reason, reason_with, solved_within, solved_world
+from solver.player.sampling import (
+    World,
+    check_samples,
+    estimated_within,
+    gone_reason,
+    reason_with,
+    solved_world,
+)
 from solver.player.view import View, sample_world, view_of
 from solver.results.result import SOLVED, UNSOLVABLE
 
@@ -363,7 +370,7 @@ class PlanSearch:
 
     def solved_after(self, plan: Plan, board: Board) -> str:
         board = reference.replay(board, list(plan.moves), self.rules)
-        status = solved_within(board, self.rules, self.expert.plan_nodes).status
+        status = estimated_within(board, self.rules, self.expert.plan_nodes, with_line=False).status
         return WON if status == SOLVED else LOST if status == UNSOLVABLE else UNDECIDED
 
     def counts(self, key: tuple) -> Counter:

@@ -30,16 +30,14 @@ from solver.common.interrupts import passing_ctrl_c_on
 from solver.errors import YukonError
 from solver.game import reference
 from solver.game.board import Board
-from solver.game.notation import replay_tokens
 from solver.game.reference import Move
 from solver.game.rules import Rules
 from solver.player.decision import MAX_SAMPLES, NO_LEGAL_MOVE, ONLY_REPEATS, Confidence, Decision, reason_for
 from solver.player.greedy import GAME_MOVES, Greedy, check_positive, ranked_moves
 from solver.player.history import NO_HISTORY, History
 from solver.player.view import View, sample_world, view_of
-from solver.results.limits import Limits
-from solver.results.result import SOLVED, UNSOLVABLE, Result
-from solver.search.solve import solve_position
+from solver.results.result import SOLVED, UNSOLVABLE
+from solver.search.solve import Estimate, estimate_position
 
 CANDIDATES = 3
 LOOKS_LOST = "the position looks lost from what is visible (no sampled deal of the unseen cards was won)"
@@ -198,10 +196,11 @@ def check_samples(policy: str, samples: int, name: str = "samples") -> None:
         raise YukonError(f"{policy} setting {name} must be at most {MAX_SAMPLES:,}, not {samples:,}")
 
 
-def solved_within(board: Board, rules: Rules, max_nodes: int) -> Result:
-    """``board`` solved by the exact solver within ``max_nodes`` positions, no time limit."""
+def estimated_within(board: Board, rules: Rules, max_nodes: int, with_line: bool = True) -> Estimate:
+    """``board`` estimated by the exact solver's search within ``max_nodes`` positions
+    (``solve.estimate_position``: a sampled world needs the search's answer, not a verdict)."""
     with passing_ctrl_c_on():  # Ctrl-C stops the player, not just this world's search
-        return solve_position(board, rules, Limits(max_nodes=max_nodes, time_limit=None))
+        return estimate_position(board, rules, max_nodes, with_line)
 
 
 def gone_reason(exact: bool) -> str:
@@ -212,11 +211,10 @@ def gone_reason(exact: bool) -> str:
 
 def solved_world(board: Board, rules: Rules, max_nodes: int) -> World:
     """``board`` solved by the exact solver within ``max_nodes``: its winning line, or None."""
-    result = solved_within(board, rules, max_nodes)
-    if result.status != SOLVED:
-        return World(board, None, result.status == UNSOLVABLE)
-    line = tuple(move for _token, move, _after in replay_tokens(board, result.solution.split(), rules))
-    return World(board, line)
+    estimate = estimated_within(board, rules, max_nodes)
+    if estimate.status != SOLVED:
+        return World(board, None, estimate.status == UNSOLVABLE)
+    return World(board, estimate.line)
 
 
 def confidence_of(after: list[World], view: View) -> Confidence:

@@ -1,4 +1,10 @@
-"""Board → packed arrays → numba search → move line → reference replay → Result."""
+"""Board → packed arrays → numba search → move line → reference replay → Result.
+
+``estimate_position`` is the same search without the checks that make a verdict (the line's
+replay, the loss's reason): players that solve many sampled worlds a move use it, and play
+every move on the reference engine themselves."""
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -6,6 +12,7 @@ from solver.engine import layout, moves, search
 from solver.engine.dead_ends.arrays import HEADER_PAIRS_ON, HEADER_ROOT_TRIPLES, DeadEndTables
 from solver.engine.groups import LOSS, PAIRS, SEARCH, TRIPLES
 from solver.game.board import Board, check_board
+from solver.game.reference import Move
 from solver.game.rules import Rules
 from solver.results.limits import Limits
 from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Proof, Result
@@ -39,6 +46,39 @@ def solve_position(
     with budget.searching():
         return decide(board, rules, packed, options, config, budget)
     return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), 0, budget=budget.spent)  # no memory left
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What the search found for a position, unchecked: ``status`` as in ``Result``, and for a
+    win (when asked for) its shortened ``line``."""
+
+    status: str
+    line: tuple[Move, ...] | None = None
+
+
+def estimate_position(
+    board: Board, rules: Rules, max_nodes: int, with_line: bool = True, config: SearchConfig = DEFAULT
+) -> Estimate:
+    """The search of ``solve_position`` within ``max_nodes`` positions (no time limit), without
+    what makes its answer a verdict: a win's line is not replayed on the reference engine, a
+    loss gets no reason. It is an estimate for a player's sampled worlds, never a verdict to
+    report or store: the player plays each move it chooses on the reference engine, and a game
+    it wins is replayed before it is stored. The board is checked as ``solve_position`` does."""
+    check_board(board, rules)
+    warm_up()
+    budget = Budget(Limits(max_nodes=max_nodes, time_limit=None))
+    packed = pack(board, rules)
+    with budget.searching():
+        dfs, status, _peak = looked_then_searched(
+            packed, dead_end_tables(), moves.ALL_REDUCTIONS, config, budget
+        )
+        if status == search.EXHAUSTED:
+            return Estimate(UNKNOWN if dfs.truncated else UNSOLVABLE)
+        if status != search.SOLVED:
+            return Estimate(UNKNOWN)
+        return Estimate(SOLVED, tuple(shorten(board, rules, dfs.path())) if with_line else None)
+    return Estimate(UNKNOWN)  # no memory left
 
 
 def decide(
