@@ -103,23 +103,25 @@ def test_sigint_is_ignored_only_inside():
 def ctrl_c_in_the_third_search(request, monkeypatch):
     """Ctrl-C pressed while the third search of this process runs, a real SIGINT: before its
     first chunk (the search stops with an interrupted verdict) or once it has won (the
-    search ends solved); the count of searches started. The kernels are loaded first, so
-    that no warm-up search counts."""
+    search ends solved); the count of searches started. A search is the look and search of
+    a verdict (``solve_position``) or of a player's estimate (``estimate_position``), both
+    inside the solve's watch for Ctrl-C. The kernels are loaded first, so that no warm-up
+    search counts."""
     readiness.warm_up()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     started = []
-    real_decide = solve.decide
+    real_search = solve.looked_then_searched
 
-    def decide(*args):
+    def looked_then_searched(*args):
         started.append(True)
         if len(started) == 3 and request.param == "stops it":
             signal.raise_signal(signal.SIGINT)
-        result = real_decide(*args)
+        searched = real_search(*args)
         if len(started) == 3 and request.param == "as it wins":
             signal.raise_signal(signal.SIGINT)
-        return result
+        return searched
 
-    monkeypatch.setattr(solve, "decide", decide)
+    monkeypatch.setattr(solve, "looked_then_searched", looked_then_searched)
     yield started
     signal.signal(signal.SIGINT, previous)
 
