@@ -41,6 +41,7 @@ from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, warm_up, write_json
 
+from solver.catalogue.files import rule_set_name
 from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
@@ -192,7 +193,7 @@ def summary(args, rules: Rules) -> None:
         }
     openings = [row["decisions"][0][2] for row in rows if row["decisions"]]
     figures = {
-        "rule_set": rules.label(),
+        "rule_set": rule_set_name(rules.variant, rules.foundation_return),
         "deals": args.deals,
         "games": len(rows),
         "won": sum(row["won"] for row in rows),
@@ -204,7 +205,7 @@ def summary(args, rules: Rules) -> None:
         "cpu_seconds_per_game": mean([row["cpu_seconds"] for row in rows]),
     }
     header = {"benchmark": "expert_loss", "command": command_line(), "date": now(), "machine": machine_info()}
-    path = RESULTS / f"expert_loss_{rules.label()}_{args.deals}.json"
+    path = RESULTS / f"expert_loss_{figures['rule_set']}_{args.deals}.json"
     write_json(path, header | figures)
     print(json.dumps(figures, indent=2))
 
@@ -212,7 +213,8 @@ def summary(args, rules: Rules) -> None:
 def main() -> None:
     args = arguments()
     rules = Rules(args.variant, foundation_return=args.foundation_return)
-    args.rows = args.rows or RESULTS / "expert_loss" / f"{rules.label()}_{args.deals}.jsonl"
+    name = rule_set_name(rules.variant, rules.foundation_return)
+    args.rows = args.rows or RESULTS / "expert_loss" / f"{name}_{args.deals}.jsonl"
     (play if args.step == "play" else summary)(args, rules)
 
 
