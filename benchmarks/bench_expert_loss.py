@@ -6,26 +6,28 @@
 ``play`` plays each deal once with the default expert (seed ``--seed``: the same games as
 ``bench_player.py expert``) and, at each of its decisions with a card still hidden, deals
 ``--worlds`` fresh worlds of the view it decided from (never those it decided with) and
-solves, in every one, the position itself and the position after each candidate plan the
-expert weighed there (``solver.player.expert``: a plan runs up to the next card turned; a
-world counts 1 when won, 0 when proved lost, ``unknown_weight`` when the budget left it
-undecided, as the expert scores plans). Per decision it keeps, as shares of the worlds:
+solves, in every one, the position itself and the position after each plan proposed at the
+decision (``PlanSearch.plans``: the first plans of every sampled winning line, not only the
+``candidates`` most voted, and one for every legal move; a plan runs up to the next card
+turned), as the expert judges a plan (``PlanSearch.solved_after``: a world counts 1 when won, 0
+when proved lost, ``unknown_weight`` when the budget left it undecided). Per decision it
+keeps, as shares of the worlds:
 
 * ``before``: the worlds winnable from the position (what a player who saw the cards keeps);
 * ``chosen``: the worlds still winnable after the plan the expert chose;
-* ``best``: the best candidate's share, chosen after seeing these worlds (in-sample: it
+* ``best``: the best plan's share, chosen after seeing these worlds (in-sample: it
   also rewards the luck of the draw, the winner's curse);
 * ``cross``: a plan picked on one half of the worlds and judged on the other, both ways
   averaged, a pick that could be made without hindsight of the worlds judged (ties go to the
   expert's choice).
 
-So ``before - best`` is lost to every candidate plan (what no single plan keeps: different
+So ``before - best`` is lost to every plan proposed (what no single plan keeps: different
 worlds need different plans, and the player cannot tell them apart until a card is turned),
-``best - chosen`` the most a better choice among the candidates could gain in-sample, and
+``best - chosen`` the most a better choice among them could gain in-sample, and
 ``cross - chosen`` what it gains out of sample. One JSON line a deal is appended to
 ``--rows`` (default ``benchmarks/results/expert_loss/<rule set>_<deals>.jsonl``; run it
 again to play only the deals missing): won, moves, and per decision ``[hidden cards,
-candidates, before, chosen, best, cross]``.
+plans proposed, before, chosen, best, cross]``.
 
 ``summary`` writes the per-game sums (the mean over games of each share's drop summed over
 the game's decisions) and their split by hidden cards to ``expert_loss_<rule set>_<deals>.json``.
@@ -36,23 +38,22 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from common import command_line, machine_info, now, parse_deals, warm_up, write_json
 
 from solver.catalogue.files import rule_set_name
-from solver.game import reference
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
-from solver.player.expert import Expert, PlanSearch
+from solver.player.expert import LOST, WON, Expert, Plan, PlanSearch
 from solver.player.history import NO_HISTORY
-from solver.player.sampling import estimated_within
 from solver.player.view import View, sample_world
-from solver.results.result import SOLVED, UNSOLVABLE
 
 RESULTS = Path(__file__).parent / "results"
 HIDDEN_BANDS = ((1, 9), (10, 20), (21, 104))
+WORLD_VALUES = {WON: 1.0, LOST: 0.0}  # an undecided world counts the expert's unknown_weight
 
 
 def arguments() -> argparse.Namespace:
@@ -72,45 +73,53 @@ def arguments() -> argparse.Namespace:
     return args
 
 
+def ignore(_search: PlanSearch, _choice) -> None:
+    """A watch that keeps nothing."""
+
+
 @dataclass(frozen=True)
 class Watched(Expert):
     """The default expert, which hands each decision's plan search and choice to ``watch``."""
 
-    watch: object = None
+    watch: Callable = ignore
 
     def choose(self, view: View, seed: int, history=NO_HISTORY, progress=None):
-        search = PlanSearch(self, view, history, random.Random(seed), progress)
+        search = self.plan_search(view, seed, history, progress)
         choice = search.run()
         self.watch(search, choice)
         return choice
 
 
-def outcome(board, moves, rules: Rules, nodes: int, undecided: float) -> float:
-    """1 when the position after ``moves`` is won within ``nodes``, 0 when proved lost."""
-    after = reference.replay(board, list(moves), rules)
-    status = estimated_within(after, rules, nodes, with_line=False).status
-    return 1.0 if status == SOLVED else 0.0 if status == UNSOLVABLE else undecided
+def world_values(search: PlanSearch, plan: Plan, boards: list) -> list[float]:
+    """Each world after ``plan`` as the expert scores it (``PlanSearch.solved_after``): 1 won, 0
+    proved lost, ``unknown_weight`` undecided."""
+    undecided = search.expert.unknown_weight
+    return [WORLD_VALUES.get(search.solved_after(plan, board), undecided) for board in boards]
 
 
 def decision_row(search: PlanSearch, chosen: tuple, worlds: int, rng: random.Random) -> list:
     """``[hidden, candidates, before, chosen, best, cross]`` for one decision (see the docstring)."""
-    expert, rules = search.expert, search.rules
     keys = [key for key, plan in search.plans.items() if search.first_is_fresh(plan)]
-    keys.sort(key=lambda key: key != chosen)  # the chosen plan first: ties go to it
     boards = [sample_world(search.view, rng) for _ in range(worlds)]
-    weight, nodes = expert.unknown_weight, expert.plan_nodes
-    before = sum(outcome(board, (), rules, expert.max_nodes, weight) for board in boards)
-    scores = {
-        key: [outcome(b, search.plans[key].moves, rules, nodes, weight) for b in boards] for key in keys
-    }
+    before = world_values(search, Plan((), None), boards)
+    values = {key: world_values(search, search.plans[key], boards) for key in keys}
+    return [search.view.hidden_count, len(keys), *decision_shares(before, values, chosen)]
+
+
+def decision_shares(before: list[float], values: dict[tuple, list[float]], chosen: tuple) -> list[float]:
+    """``[before, chosen, best, cross]`` as shares of the worlds, from each world's value before the
+    decision and after each plan: ``cross`` picks the best plan on the even worlds and judges it on
+    the odd ones, then the other way round (a tie goes to the chosen plan)."""
+    worlds = len(before)
+    keys = sorted(values, key=lambda key: key != chosen)
     halves = (range(0, worlds, 2), range(1, worlds, 2))
 
-    def pick(half) -> tuple:
-        return max(keys, key=lambda key: sum(scores[key][at] for at in half))
+    def pick(half: range) -> tuple:
+        return max(keys, key=lambda key: sum(values[key][at] for at in half))
 
-    cross = sum(scores[pick(a)][at] for a, b in (halves, halves[::-1]) for at in b)
-    shares = [before, sum(scores[chosen]), max(sum(score) for score in scores.values()), cross]
-    return [search.view.hidden_count, len(keys), *(round(share / worlds, 4) for share in shares)]
+    cross = sum(values[pick(half)][at] for half, other in (halves, halves[::-1]) for at in other)
+    shares = [sum(before), sum(values[chosen]), max(map(sum, values.values())), cross]
+    return [round(share / worlds, 4) for share in shares]
 
 
 def game_row(deal: int, rules: Rules, seed: int, worlds: int) -> dict:

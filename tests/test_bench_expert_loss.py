@@ -14,10 +14,15 @@ def test_watching_the_expert_plays_its_own_game_and_scores_each_decision():
     record = play_deal(70001, rules, "expert", 0)
     assert (row["won"], row["moves"]) == (record.won, record.moves)
     assert row["decisions"]
-    for hidden, candidates, before, chosen, best, cross in row["decisions"]:
-        assert hidden > 0 and candidates >= 1
-        assert all(0 <= share <= 1 for share in (before, chosen, best, cross))
-        assert best >= chosen
+    assert all(len(decision) == 6 and decision[1] >= 1 for decision in row["decisions"])
+
+
+def test_a_plan_picked_on_half_the_worlds_is_judged_on_the_other_half():
+    # Worlds 0 and 2 (even), 1 and 3 (odd). On the even worlds the chosen plan ties with "x" and
+    # is kept; it wins neither odd world. On the odd worlds "y" leads; it wins neither even world.
+    values = {"chosen": [1, 0, 1, 0], "x": [1, 1, 1, 0], "y": [0, 1, 0, 1]}
+    shares = bench_expert_loss.decision_shares([1, 1, 1, 0.5], values, "chosen")
+    assert shares == [0.875, 0.5, 0.75, 0.0]
 
 
 def test_a_games_drops_are_its_decisions_summed():

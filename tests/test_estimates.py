@@ -10,7 +10,7 @@ from strategies import RULE_IDS, RULE_SETS, small_positions
 
 from solver.game import reference
 from solver.game.board import Board
-from solver.game.notation import solution_text
+from solver.game.notation import replay_tokens, solution_text
 from solver.game.numbering import deal_board
 from solver.game.rules import Rules
 from solver.results.limits import Limits
@@ -27,6 +27,10 @@ def assert_estimate_is_the_verdict(board: Board, rules: Rules, max_nodes: int) -
     assert estimate.status == verdict.status
     if estimate.status == SOLVED:
         assert solution_text(board, list(estimate.line), rules) == verdict.solution
+        reported = tuple(
+            move for _token, move, _after in replay_tokens(board, verdict.solution.split(), rules)
+        )
+        assert estimate.line == reported
         assert reference.is_won(reference.replay(board, list(estimate.line), rules))
     else:
         assert estimate.line is None
@@ -39,7 +43,7 @@ def test_a_pinned_deal_is_estimated_as_it_is_decided(pinned):
     assert status == pinned.verdict
 
 
-def test_the_pinned_deals_give_every_status_a_win_and_a_loss():
+def test_the_pinned_deals_hold_a_win_and_a_loss():
     assert {pinned.verdict for pinned in QUICK_PINNED} == {SOLVED, UNSOLVABLE}
 
 

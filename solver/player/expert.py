@@ -208,8 +208,13 @@ class Expert:
 
     def choose(self, view: View, seed: int, history: History = NO_HISTORY, progress=None) -> Choice:
         """The plan to play from ``view`` (see the module's docstring)."""
-        search = PlanSearch(self, view, history, random.Random(seed), progress)
-        return search.run()
+        return self.plan_search(view, seed, history, progress).run()
+
+    def plan_search(
+        self, view: View, seed: int, history: History = NO_HISTORY, progress=None
+    ) -> "PlanSearch":
+        """The decision's search over plans, worlds drawn with ``seed``, not yet run."""
+        return PlanSearch(self, view, history, random.Random(seed), progress)
 
     def play(self, board: Board, rules: Rules, seed: int, observe=None) -> tuple[bool, list[Move]]:
         """A whole game from ``board``: (won, its moves, each played on the reference engine).

@@ -15,7 +15,7 @@ from solver.game.board import Board, check_board
 from solver.game.reference import Move
 from solver.game.rules import Rules
 from solver.results.limits import Limits
-from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Proof, Result
+from solver.results.result import SOLVED, UNKNOWN, UNSOLVABLE, Proof, Result, Status
 from solver.search.budget import Budget
 from solver.search.config import DEFAULT, SearchConfig
 from solver.search.dead_ends import dead_end_tables, root_pairs_dead, root_triples_dead
@@ -53,7 +53,7 @@ class Estimate:
     """What the search found for a position, unchecked: ``status`` as in ``Result``, and for a
     win (when asked for) its shortened ``line``."""
 
-    status: str
+    status: Status
     line: tuple[Move, ...] | None = None
 
 
@@ -64,7 +64,11 @@ def estimate_position(
     what makes its answer a verdict: a win's line is not replayed on the reference engine, a
     loss gets no reason. It is an estimate for a player's sampled worlds, never a verdict to
     report or store: the player plays each move it chooses on the reference engine, and a game
-    it wins is replayed before it is stored. The board is checked as ``solve_position`` does."""
+    it wins is replayed before it is stored (so an engine line the reference engine would refuse
+    can mislead a player's choice, never reach a record; ``tests/test_estimates.py`` holds the
+    estimates to the verdicts). The board is checked as ``solve_position`` does. Where the
+    process runs out of memory after the search (a verdict's replay or loss reason), a verdict
+    is unknown and the estimate is what the search found."""
     check_board(board, rules)
     warm_up()
     budget = Budget(Limits(max_nodes=max_nodes, time_limit=None))
@@ -73,12 +77,20 @@ def estimate_position(
         dfs, status, _peak = looked_then_searched(
             packed, dead_end_tables(), moves.ALL_REDUCTIONS, config, budget
         )
-        if status == search.EXHAUSTED:
-            return Estimate(UNKNOWN if dfs.truncated else UNSOLVABLE)
-        if status != search.SOLVED:
-            return Estimate(UNKNOWN)
-        return Estimate(SOLVED, tuple(shorten(board, rules, dfs.path())) if with_line else None)
+        found = found_status(dfs, status)
+        line = tuple(shorten(board, rules, dfs.path())) if found == SOLVED and with_line else None
+        return Estimate(found, line)
     return Estimate(UNKNOWN)  # no memory left
+
+
+def found_status(dfs: Search | None, status: int) -> Status:
+    """What a search's end says, before any check: solved, unsolvable (exhausted, never cut short)
+    or unknown."""
+    if status == search.SOLVED:
+        return SOLVED
+    if status == search.EXHAUSTED and not dfs.truncated:
+        return UNSOLVABLE
+    return UNKNOWN
 
 
 def decide(
@@ -86,14 +98,14 @@ def decide(
 ) -> Result:
     dead_ends = dead_end_tables()
     dfs, status, peak = looked_then_searched(packed, dead_ends, options, config, budget)
-    if status == search.EXHAUSTED:
-        if dfs.truncated:
-            return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=dfs.truncation_cause())
+    found = found_status(dfs, status)
+    if found == UNKNOWN:
+        cause = dfs.truncation_cause() if status == search.EXHAUSTED else budget.spent
+        return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=cause)
+    if found == UNSOLVABLE:
         kernels_ready(LOSS, budget)
         why = loss_reason(board, rules, budget.nodes, dfs.proof)
         return Result(UNSOLVABLE, "", budget.nodes, budget.elapsed(), peak, loss_reason=why, proof=dfs.proof)
-    if status != search.SOLVED:
-        return Result(UNKNOWN, "", budget.nodes, budget.elapsed(), peak, budget=budget.spent)
     line = shorten(board, rules, dfs.path())
     proven, bound = False, None
     if budget.limits.minimal:
