@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import command_line, machine_info, now, parse_deals, warm_up, write_json
+from common import appended_rows, now, parse_deals, played_rows, warm_up, write_figures
 
 from solver.catalogue.files import rule_set_name
 from solver.game.numbering import deal_board
@@ -144,24 +144,10 @@ def game_row(deal: int, rules: Rules, seed: int, worlds: int) -> dict:
     }
 
 
-def read_rows(path: Path) -> list[dict]:
-    """The deals already played (a last line cut short by a kill left out)."""
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
-        try:
-            rows.append(json.loads(line))
-        except ValueError:
-            continue
-    return rows
-
-
 def play(args, rules: Rules) -> None:
-    done = {row["deal"] for row in read_rows(args.rows)}
-    args.rows.parent.mkdir(parents=True, exist_ok=True)
+    done = {row["deal"] for row in played_rows(args.rows)}
     print(f"{now()} warm-up: {warm_up(rules.variant, 'pysol')['seconds']:.1f} s", file=sys.stderr, flush=True)
-    with args.rows.open("a", encoding="utf-8") as rows:
-        if args.rows.stat().st_size and not args.rows.read_bytes().endswith(b"\n"):
-            rows.write("\n")  # after a line cut short by a kill
+    with appended_rows(args.rows) as rows:
         for deal in parse_deals(args.deals):
             if deal not in done:
                 row = game_row(deal, rules, args.seed, args.worlds)
@@ -183,13 +169,14 @@ def drops(decisions: list[list]) -> dict:
     return total
 
 
-def mean(values: list[float]) -> float | None:
+def rounded_mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
 def summary(args, rules: Rules) -> None:
+    started = time.perf_counter()
     wanted = set(parse_deals(args.deals))
-    rows = [row for row in read_rows(args.rows) if row["deal"] in wanted]
+    rows = [row for row in played_rows(args.rows) if row["deal"] in wanted]
     if not rows:
         sys.exit(f"{args.rows}: no rows of deals {args.deals}")
     games = [drops(row["decisions"]) for row in rows]
@@ -198,32 +185,30 @@ def summary(args, rules: Rules) -> None:
         band = [[d for d in row["decisions"] if low <= d[0] <= high] for row in rows]
         bands[f"{low}-{high} hidden"] = {
             "decisions": sum(map(len, band)),
-            "per_game": {name: mean([drops(d)[name] for d in band]) for name in games[0]},
+            "per_game": {name: rounded_mean([drops(d)[name] for d in band]) for name in games[0]},
         }
     openings = [row["decisions"][0][2] for row in rows if row["decisions"]]
     figures = {
-        "rule_set": rule_set_name(rules.variant, rules.foundation_return),
+        "rule_set": args.rule_set,
         "deals": args.deals,
         "games": len(rows),
         "won": sum(row["won"] for row in rows),
         "worlds": rows[0]["worlds"],
-        "decisions_per_game": mean([len(row["decisions"]) for row in rows]),
-        "opening_share_winnable": mean(openings),
-        "per_game": {name: mean([game[name] for game in games]) for name in games[0]},
+        "decisions_per_game": rounded_mean([len(row["decisions"]) for row in rows]),
+        "opening_share_winnable": rounded_mean(openings),
+        "per_game": {name: rounded_mean([game[name] for game in games]) for name in games[0]},
         "by_hidden_cards": bands,
-        "cpu_seconds_per_game": mean([row["cpu_seconds"] for row in rows]),
+        "cpu_seconds_per_game": rounded_mean([row["cpu_seconds"] for row in rows]),
     }
-    header = {"benchmark": "expert_loss", "command": command_line(), "date": now(), "machine": machine_info()}
-    path = RESULTS / f"expert_loss_{figures['rule_set']}_{args.deals}.json"
-    write_json(path, header | figures)
+    write_figures(RESULTS / f"expert_loss_{args.rule_set}_{args.deals}.json", "expert_loss", figures, started)
     print(json.dumps(figures, indent=2))
 
 
 def main() -> None:
     args = arguments()
     rules = Rules(args.variant, foundation_return=args.foundation_return)
-    name = rule_set_name(rules.variant, rules.foundation_return)
-    args.rows = args.rows or RESULTS / "expert_loss" / f"{name}_{args.deals}.jsonl"
+    args.rule_set = rule_set_name(rules.variant, rules.foundation_return)
+    args.rows = args.rows or RESULTS / "expert_loss" / f"{args.rule_set}_{args.deals}.jsonl"
     (play if args.step == "play" else summary)(args, rules)
 
 

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from bench_generation import tier_figures
-from common import command_line, machine_info, now, warm_up, write_json
+from common import appended_rows, command_line, machine_info, now, played_rows, warm_up, write_json
 
 from solver.catalogue.files import read_catalogue, rule_set_name
 from solver.common.stats import clustered_rate_entry, percentile, rate_entry
@@ -70,27 +70,13 @@ def sample_positions(entries: int, sample: int) -> list[int]:
     return [min(entries - 1, (2 * index + 1) * entries // (2 * sample)) for index in order]
 
 
-def played_rows(path: Path) -> list[dict]:
-    """The games already played (a last line cut short by a kill left out)."""
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
-        try:
-            rows.append(json.loads(line))
-        except ValueError:
-            continue
-    return rows
-
-
 def play(args, files: dict[str, dict]) -> None:
     done = {(row["file"], row["deal"]) for row in played_rows(args.rows)}
     positions = {
         name: sample_positions(len(catalogue["entries"]), args.sample) for name, catalogue in files.items()
     }
-    args.rows.parent.mkdir(parents=True, exist_ok=True)
     print(f"{now()} warm-up: {warm_up('yukon', 'pysol')['seconds']:.1f} s", file=sys.stderr, flush=True)
-    with args.rows.open("a", encoding="utf-8") as rows:
-        if args.rows.stat().st_size and not args.rows.read_bytes().endswith(b"\n"):
-            rows.write("\n")  # after a line cut short by a kill
+    with appended_rows(args.rows) as rows:
         for step in range(args.sample):
             for name, catalogue in files.items():
                 entry = catalogue["entries"][positions[name][step]]

@@ -2,6 +2,7 @@
 
 import datetime
 import functools
+import json
 import os
 import platform
 import resource
@@ -9,6 +10,7 @@ import shlex
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -142,3 +144,25 @@ def write_figures(path: str | Path, benchmark: str, figures: dict, started: floa
     wall seconds since ``started`` (``time.perf_counter``)."""
     header = {"benchmark": benchmark, "command": command_line(), "date": now(), "machine": machine_info()}
     write_json(path, {**header, "seconds": time.perf_counter() - started, **figures})
+
+
+def played_rows(path: Path) -> list[dict]:
+    """The JSON lines of a resumable run's rows file (a last line cut short by a kill left out)."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue
+    return rows
+
+
+@contextmanager
+def appended_rows(path: Path):
+    """A resumable run's rows file opened to append, on a line of its own after a line cut short
+    by a kill; its folder made first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as rows:
+        if path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            rows.write("\n")
+        yield rows
